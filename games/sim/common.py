@@ -1,0 +1,79 @@
+"""Plays CPU-only games through the engine interface; shared by every game's simulator."""
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from typing import Callable
+
+MAX_STEPS = 100_000  # a game that needs more is counted as unfinished
+
+
+def load(game: str):
+    engine = importlib.import_module(f"games.engines.{game}")
+    cpu = importlib.import_module(f"games.cpu.{game}")
+    return engine, cpu
+
+
+def play_one(engine, cpu_module, options, seed: int, levels: list[str], max_steps: int = MAX_STEPS):
+    """Plays one game to the end; returns the final state and whether it finished."""
+    state = engine.new_game(options, seed)
+    rng = random.Random(seed ^ 0x5EED)
+    cpus = [cpu_module.make_cpu(levels[s % len(levels)], s, rng.getrandbits(63), options)
+            for s in range(state.players)]
+    for s, cpu in enumerate(cpus):
+        cpu.observe(state.view(s))
+    for _ in range(max_steps):
+        if state.is_over:
+            return state, True
+        if state.pending_automatic():
+            state.apply_automatic()
+        else:
+            seat = state.current_player
+            state.apply(seat, cpus[seat].choose(state.view(seat)))
+        for s, cpu in enumerate(cpus):
+            cpu.observe(state.view(s))
+    return state, state.is_over
+
+
+def summarise(game: str, games: int, players: int, levels: list[str], seed: int,
+              run_one: Callable[[int], tuple[object, bool]],
+              extra: Callable[[list], dict] | None = None) -> dict:
+    """Runs ``games`` games (seeds derived from ``seed``) and builds the common JSON summary."""
+    started = time.perf_counter()
+    wins = [0] * players
+    score_sums = [0.0] * players
+    winner_score_sum = 0.0
+    draws = unfinished = 0
+    finished_states = []
+    seeds = random.Random(seed)
+    for _ in range(games):
+        state, finished = run_one(seeds.getrandbits(63))
+        if not finished:
+            unfinished += 1
+            continue
+        result = state.result()
+        finished_states.append(state)
+        for s, score in enumerate(result["scores"]):
+            score_sums[s] += score
+        winner_score_sum += result["scores"][result["ranking"][0][0]]
+        if result["draw"]:
+            draws += 1
+        else:
+            wins[result["winners"][0]] += 1
+    done = max(1, games - unfinished)
+    summary = {
+        "game": game,
+        "games": games,
+        "players": players,
+        "cpu": levels,
+        "wins": wins,
+        "draws": draws,
+        "mean_score": [round(x / done, 4) for x in score_sums],
+        "mean_winner_score": round(winner_score_sum / done, 4),
+        "unfinished": unfinished,
+    }
+    if extra:
+        summary.update(extra(finished_states))
+    summary["seconds"] = round(time.perf_counter() - started, 3)
+    return summary

@@ -1,5 +1,7 @@
 # Two commands matter: `make run` serves the site, `make test` runs the whole suite.
 PYTHON ?= python3
+HOST ?= 127.0.0.1
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -21,7 +23,7 @@ migrate: install
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+	$(BIN)/daphne --no-server-name --access-log /dev/null -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -1,0 +1,92 @@
+"""Typed readers for environment variables. A bad value stops the process with its name."""
+from __future__ import annotations
+
+import os
+from urllib.parse import parse_qs, unquote, urlsplit
+
+
+class ConfigError(Exception):
+    pass
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(f"{name} must be a boolean (1/0, true/false, yes/no, on/off), got {raw!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_from_url(url: str, base_dir) -> dict:
+    """``sqlite:///path`` (relative to the project) or ``postgres://user:pw@host:port/name``."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        # sqlite:///db.sqlite3 is relative to the project; sqlite:////abs/path is absolute.
+        path = unquote(parts.path)
+        name = path[1:] if path.startswith("//") else base_dir / (path.lstrip("/") or "db.sqlite3")
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": name,
+                "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20}}
+    if parts.scheme in ("postgres", "postgresql", "pgsql"):
+        if not parts.path.strip("/"):
+            raise ConfigError(f"DATABASE_URL names no database: {url!r}")
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.strip("/")),
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+            "CONN_MAX_AGE": int(query.pop("conn_max_age", 60)),
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": query,
+        }
+    raise ConfigError(f"DATABASE_URL must start with sqlite:// or postgres://, got {url!r}")
+
+
+def redis_url(name: str = "REDIS_URL") -> str | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if urlsplit(raw).scheme not in ("redis", "rediss", "unix"):
+        raise ConfigError(f"{name} must be a redis:// URL, got {raw!r}")
+    return raw

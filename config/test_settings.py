@@ -1,0 +1,38 @@
+"""Settings for the test suite: PostgreSQL + Redis when they are reachable, else the embedded default.
+
+TEST_BACKEND=services forces PostgreSQL + Redis (and fails loudly if they are down);
+TEST_BACKEND=embedded forces SQLite + in-memory layer; auto (the default) probes.
+"""
+import os
+import socket
+
+from .env import ConfigError
+
+SERVICES_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
+SERVICES_REDIS_URL = "redis://127.0.0.1:6379/1"  # db 1: tests never touch a developer's db 0
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+_choice = os.environ.get("TEST_BACKEND", "auto")
+if _choice not in ("auto", "services", "embedded"):
+    raise ConfigError(f"TEST_BACKEND must be auto, services or embedded, got {_choice!r}")
+if _choice == "auto":
+    _choice = "services" if _reachable("127.0.0.1", 5432) and _reachable("127.0.0.1", 6379) else "embedded"
+if _choice == "services":
+    os.environ.setdefault("DATABASE_URL", SERVICES_DATABASE_URL)
+    os.environ.setdefault("REDIS_URL", SERVICES_REDIS_URL)
+else:
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DATABASE_URL", "sqlite:///test-db.sqlite3")
+TEST_BACKEND = _choice
+
+from .settings import *  # noqa: E402,F401,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests

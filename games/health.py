@@ -1,0 +1,40 @@
+"""What /healthz checks: the database answers a query, the channel layer carries a message."""
+import asyncio
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+
+CHECK_TIMEOUT = 3.0
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except Exception:
+        return False
+    finally:
+        connection.close_if_unusable_or_obsolete()
+
+
+async def check_database() -> dict:
+    try:
+        ok = await asyncio.wait_for(sync_to_async(_database_ok)(), CHECK_TIMEOUT)
+    except asyncio.TimeoutError:
+        ok = False
+    return {"ok": ok, "vendor": connection.vendor}
+
+
+async def check_channel_layer() -> dict:
+    layer = get_channel_layer()
+    backend = type(layer).__name__
+    try:
+        channel = await asyncio.wait_for(layer.new_channel(), CHECK_TIMEOUT)
+        await asyncio.wait_for(layer.send(channel, {"type": "health.ping"}), CHECK_TIMEOUT)
+        message = await asyncio.wait_for(layer.receive(channel), CHECK_TIMEOUT)
+        ok = message.get("type") == "health.ping"
+    except Exception:
+        ok = False
+    return {"ok": ok, "backend": backend}

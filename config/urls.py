@@ -1,10 +1,15 @@
+"""Each app owns its URLs; this file only mounts them."""
 from django.contrib import admin
 from django.urls import include, path
 
-from games import views as game_views
+from games.health import healthz
 
 urlpatterns = [
-    path("", game_views.home, name="home"),
-    path("healthz", game_views.healthz, name="healthz"),
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/", include("games.api_urls")),
+    path("accounts/", include("accounts.urls")),
+    path("", include("accounts.public_urls")),  # /u/<username>/
+    path("", include("telemetry.urls")),        # /telemetry/events, /privacy/
+    path("", include("games.page_urls")),       # home, game menus and rules, /r/<room id>
 ]

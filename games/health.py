@@ -4,6 +4,7 @@ import asyncio
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.http import JsonResponse
 
 CHECK_TIMEOUT = 3.0
 
@@ -38,3 +39,14 @@ async def check_channel_layer() -> dict:
     except Exception:
         ok = False
     return {"ok": ok, "backend": backend}
+
+
+async def healthz(request):
+    """GET /healthz: 200 when the database and channel layer both answer, else 503."""
+    database = await check_database()
+    channel_layer = await check_channel_layer()
+    ok = database["ok"] and channel_layer["ok"]
+    return JsonResponse(
+        {"status": "ok" if ok else "unavailable", "database": database, "channel_layer": channel_layer},
+        status=200 if ok else 503,
+    )

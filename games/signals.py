@@ -1,0 +1,29 @@
+"""The one event other apps hear from rooms: a game has really finished.
+
+``game_finished`` is sent once per finished game, after the transaction that finished it has
+committed (``transaction.on_commit``), with ``record`` a plain dict:
+
+    {
+        "game": "memory" | "bozu" | "gin",
+        "mode": "cpu" | "local" | "solo" | "friends",
+        "options": {...},               # the engine's canonical options
+        "cpu_level": "hard" | None,
+        "moves": 57,                    # actions applied by players
+        "duration_seconds": 312.5,      # first action to the end
+        "started_at": datetime, "finished_at": datetime,   # aware, UTC
+        "seats": [
+            {"seat": 0, "holder": "human" | "cpu", "user_id": 12 | None,
+             "result": "win" | "draw" | "loss", "score": 30, "rank": 1,
+             "resigned": False, "failed_flips": 4 | None},   # failed_flips: solo Memory
+            ...
+        ],
+        "room_origin": "menu" | "result" | "new_link" | None,
+        "reconnections": 0,
+    }
+
+Abandoned games (left unfinished, replaced by "play again" before the end) send nothing.
+The room id and seat tokens are never part of the record.
+"""
+from django.dispatch import Signal
+
+game_finished = Signal()

@@ -1,0 +1,351 @@
+"""Bozu Mekuri ("monk flip") with the 100 Ogura Hyakunin Isshu picture cards (SPEC 3).
+
+One face-down deck; Red (seat 0) starts and play goes clockwise (seat order). A turn is one
+action, ``{"type": "flip"}``: the current player flips the top card and what happens depends on
+the card's *role*, which is its type (``bozu_cards``) read through the options:
+
+- noble → onto the flipper's pile;
+- monk → the flipper's whole pile and the monk go to the centre;
+- lady → the flipper takes the whole centre and the lady onto their pile;
+- emperor (``emperor="again"``) → onto the pile, and the same player flips again;
+- Semimaru (``semimaru="skip"``) → onto the pile, and the flipper misses their next turn;
+- Semimaru (``semimaru="others_to_centre"``) → onto the pile, and every *other* pile goes to
+  the centre.
+
+The game ends when the deck is empty; most cards on one's pile wins, a tie for first is a draw,
+the centre belongs to nobody. Edge cases (a flip-again on the last card, a pending skip at the
+end...) are decided in docs/bozu.md.
+
+The deal is ``deal(seed)``: each poem gets a 64-bit key from SplitMix64 and the deck is the
+poems sorted by key. It is defined this way (not with ``random.shuffle``) so that the NumPy
+simulator in ``games/sim/bozu.py`` deals exactly the same decks for the same seeds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engines.base import (
+    GameError,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    ranking_from_scores,
+    require_action,
+)
+from games.engines.bozu_cards import (
+    CARD_TYPES,
+    CARDS,
+    EMPEROR,
+    LADY,
+    MONK,
+    NOBLE,
+    POEMS,
+    SEMIMARU,
+)
+
+GAME = "bozu"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+SEMIMARU_RULES = ("monk", "noble", "skip", "others_to_centre")
+EMPEROR_RULES = ("noble", "again")
+
+# Roles: what a flipped card does. These names are also the ``effect`` shown in ``last``.
+TO_PILE = "to_pile"
+PILE_TO_CENTRE = "pile_to_centre"
+TAKES_CENTRE = "takes_centre"
+FLIP_AGAIN = "flip_again"
+MISS_NEXT_TURN = "miss_next_turn"
+OTHERS_TO_CENTRE = "others_to_centre"
+ROLES = (TO_PILE, PILE_TO_CENTRE, TAKES_CENTRE, FLIP_AGAIN, MISS_NEXT_TURN, OTHERS_TO_CENTRE)
+
+# SplitMix64 (Steele, Lea & Flood, 2014): the k-th output from state s is mix(s + k * GOLDEN).
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+MIX_MULTIPLIER_1 = 0xBF58476D1CE4E5B9
+MIX_MULTIPLIER_2 = 0x94D049BB133111EB
+
+
+@dataclass(frozen=True)
+class Options:
+    players: int = 4
+    semimaru: str = "monk"
+    emperor: str = "noble"
+    lady_empty_again: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "players": self.players,
+            "semimaru": self.semimaru,
+            "emperor": self.emperor,
+            "lady_empty_again": self.lady_empty_again,
+        }
+
+
+def parse_options(raw: dict | None) -> Options:
+    if raw is None:
+        return Options()
+    if isinstance(raw, Options):
+        return raw
+    if not isinstance(raw, dict):
+        raise InvalidOptions("Options must be a JSON object.")
+    unknown = sorted(set(raw) - set(Options().to_json()))
+    if unknown:
+        raise InvalidOptions(f"Unknown option(s) for Bozu Mekuri: {', '.join(map(str, unknown))}.")
+    players = raw.get("players", Options.players)
+    # bool is an int in Python; "true players" is a mistake worth refusing.
+    if not isinstance(players, int) or isinstance(players, bool) \
+            or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidOptions(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}.")
+    semimaru = raw.get("semimaru", Options.semimaru)
+    if semimaru not in SEMIMARU_RULES:
+        raise InvalidOptions(f"semimaru must be one of {', '.join(SEMIMARU_RULES)}.")
+    emperor = raw.get("emperor", Options.emperor)
+    if emperor not in EMPEROR_RULES:
+        raise InvalidOptions(f"emperor must be one of {', '.join(EMPEROR_RULES)}.")
+    lady_empty_again = raw.get("lady_empty_again", Options.lady_empty_again)
+    if not isinstance(lady_empty_again, bool):
+        raise InvalidOptions("lady_empty_again must be true or false.")
+    return Options(players, semimaru, emperor, lady_empty_again)
+
+
+def card_roles(options: Options) -> dict[str, str]:
+    """Card type → role under these options (shared with the fast simulator)."""
+    return {
+        NOBLE: TO_PILE,
+        EMPEROR: FLIP_AGAIN if options.emperor == "again" else TO_PILE,
+        LADY: TAKES_CENTRE,
+        MONK: PILE_TO_CENTRE,
+        SEMIMARU: {
+            "monk": PILE_TO_CENTRE,
+            "noble": TO_PILE,
+            "skip": MISS_NEXT_TURN,
+            "others_to_centre": OTHERS_TO_CENTRE,
+        }[options.semimaru],
+    }
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser: a bijection on 64-bit integers, so distinct inputs never tie."""
+    z = ((z ^ (z >> 30)) * MIX_MULTIPLIER_1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX_MULTIPLIER_2) & MASK64
+    return z ^ (z >> 31)
+
+
+def deal(seed: int) -> list[int]:
+    """The deck for this seed, top card first: poems sorted by their SplitMix64 key."""
+    base = seed & MASK64
+    return sorted(POEMS, key=lambda poem: mix64((base + poem * GOLDEN_GAMMA) & MASK64))
+
+
+def new_game(options: Options | dict | None, seed: int) -> State:
+    options = parse_options(options)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidOptions("The seed must be an integer.")
+    return State(options, deal(seed), [[] for _ in range(options.players)], [], 0,
+                 [False] * options.players, 0, None)
+
+
+class State:
+    def __init__(self, options: Options, deck: list[int], piles: list[list[int]],
+                 centre: list[int], current_player: int | None, skip: list[bool], moves: int,
+                 last: dict | None):
+        self.options = options
+        self.deck = deck            # face down, top card first; never leaves the server
+        self.piles = piles          # per seat, bottom card first (face up)
+        self.centre = centre        # bottom card first (face up)
+        self.current_player = current_player
+        self.skip = skip            # per seat: misses their next turn (Semimaru "skip")
+        self.moves = moves
+        self.last = last
+        self._roles = card_roles(options)
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def is_over(self) -> bool:
+        return not self.deck
+
+    def legal_actions(self, seat: int | None) -> list[dict]:
+        if self.is_over or seat is None or seat != self.current_player:
+            return []
+        return [{"type": "flip"}]
+
+    def pending_automatic(self) -> str | None:
+        return None  # every step of Bozu Mekuri is a player's flip
+
+    def apply_automatic(self) -> None:
+        raise IllegalAction("Bozu Mekuri has no automatic step.", "no_automatic_step")
+
+    def apply(self, seat: int | None, action: dict) -> None:
+        if self.is_over:
+            raise IllegalAction("The game is over.", "game_over")
+        if not _is_seat(seat, self.players):
+            raise IllegalAction("Only a seated player can flip.", "not_a_player")
+        if seat != self.current_player:
+            raise NotYourTurn(f"It is seat {self.current_player}'s turn, not seat {seat}'s.")
+        require_action(action, ("flip",))
+        if set(action) != {"type"}:
+            raise IllegalAction("A flip takes no other fields.", "malformed_action")
+        self._flip(seat)
+        self.moves += 1
+
+    def _flip(self, seat: int) -> None:
+        poem = self.deck.pop(0)
+        card = CARDS[poem]
+        role = self._roles[card.type]
+        pile, centre = self.piles[seat], self.centre
+        moved = 0  # cards that moved along with the flipped one
+        again = False
+        if role == PILE_TO_CENTRE:
+            moved = len(pile)
+            centre.extend(pile)
+            pile.clear()
+            centre.append(poem)
+        elif role == TAKES_CENTRE:
+            moved = len(centre)
+            # "If the centre is empty": judged before the lady arrives, i.e. she took nothing.
+            again = self.options.lady_empty_again and moved == 0
+            pile.extend(centre)
+            centre.clear()
+            pile.append(poem)
+        else:
+            if role == OTHERS_TO_CENTRE:
+                for other in _clockwise_after(seat, self.players):
+                    moved += len(self.piles[other])
+                    centre.extend(self.piles[other])
+                    self.piles[other].clear()
+            elif role == MISS_NEXT_TURN:
+                self.skip[seat] = True
+            pile.append(poem)
+            again = role == FLIP_AGAIN
+        # A flip-again (or a pending skip) on the last card changes nothing: the game ends.
+        again = again and bool(self.deck)
+        skipped: list[int] = []
+        if not self.deck:
+            self.current_player = None
+        elif not again:
+            self.current_player = self._next_seat(seat, skipped)
+        self.last = {
+            "seat": seat,
+            "card": card.to_json(),
+            "effect": role,
+            "moved": moved,
+            "again": again,
+            "skipped": skipped,
+        }
+
+    def _next_seat(self, seat: int, skipped: list[int]) -> int:
+        """Clockwise, passing over (and clearing) a seat that must miss its turn."""
+        nxt = (seat + 1) % self.players
+        while self.skip[nxt]:
+            self.skip[nxt] = False
+            skipped.append(nxt)
+            nxt = (nxt + 1) % self.players
+        return nxt
+
+    def scores(self) -> list[int]:
+        return [len(pile) for pile in self.piles]
+
+    def result(self) -> dict:
+        if not self.is_over:
+            raise IllegalAction("The game is not over yet.", "not_over")
+        scores = self.scores()
+        ranking = ranking_from_scores(scores)
+        return {
+            "scores": scores,
+            "ranking": ranking,
+            "winners": ranking[0],
+            "draw": len(ranking[0]) > 1,
+            "centre": len(self.centre),
+        }
+
+    def deck_by_type(self) -> dict[str, int]:
+        counts = dict.fromkeys(CARD_TYPES, 0)
+        for poem in self.deck:
+            counts[CARDS[poem].type] += 1
+        return counts
+
+    def view(self, seat: int | None) -> dict:
+        """What anyone may see: everything but the order of the deck (all else is face up)."""
+        if seat is not None and not _is_seat(seat, self.players):
+            raise IllegalAction(f"No seat {seat!r} in a {self.players}-player game.", "bad_seat")
+        left = self.deck_by_type()
+        return {
+            "game": GAME,
+            "players": self.players,
+            "seat": seat,
+            "current_player": self.current_player,
+            "is_over": self.is_over,
+            "scores": self.scores(),
+            "moves": self.moves,
+            "last": _copy_last(self.last),
+            "legal_actions": self.legal_actions(seat),
+            "result": self.result() if self.is_over else None,
+            "options": self.options.to_json(),
+            "piles": [{"count": len(pile), "top": _top(pile)} for pile in self.piles],
+            "centre": {"count": len(self.centre), "top": _top(self.centre)},
+            "deck_count": len(self.deck),
+            # Monks here are the cards that will act as monks: Semimaru counts when he is one.
+            "deck_monks": left[MONK] + (left[SEMIMARU] if self._roles[SEMIMARU] == PILE_TO_CENTRE else 0),
+            "deck_ladies": left[LADY],
+            "deck_by_type": left,
+            "skip": list(self.skip),
+        }
+
+    def to_json(self) -> dict:
+        return {
+            "game": GAME,
+            "options": self.options.to_json(),
+            "deck": list(self.deck),
+            "piles": [list(pile) for pile in self.piles],
+            "centre": list(self.centre),
+            "current_player": self.current_player,
+            "skip": list(self.skip),
+            "moves": self.moves,
+            "last": _copy_last(self.last),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> State:
+        try:
+            if data["game"] != GAME:
+                raise ValueError("not a Bozu Mekuri state")
+            options = parse_options(data["options"])
+            deck = [int(p) for p in data["deck"]]
+            piles = [[int(p) for p in pile] for pile in data["piles"]]
+            centre = [int(p) for p in data["centre"]]
+            skip = [bool(s) for s in data["skip"]]
+            current = data["current_player"]
+            moves = int(data["moves"])
+            last = _copy_last(data["last"])
+        except (KeyError, TypeError, ValueError, InvalidOptions) as exc:
+            raise GameError(f"Not a valid Bozu Mekuri state: {exc}", "invalid_state") from exc
+        everywhere = deck + centre + [p for pile in piles for p in pile]
+        if sorted(everywhere) != list(POEMS):
+            raise GameError("Not a valid Bozu Mekuri state: the 100 cards must each be "
+                            "somewhere exactly once.", "invalid_state")
+        if len(piles) != options.players or len(skip) != options.players:
+            raise GameError("Not a valid Bozu Mekuri state: one pile and one skip flag per "
+                            "seat.", "invalid_state")
+        if (current is None) != (not deck) or (current is not None and not _is_seat(current, options.players)):
+            raise GameError("Not a valid Bozu Mekuri state: bad current player.", "invalid_state")
+        return cls(options, deck, piles, centre, current, skip, moves, last)
+
+
+def _is_seat(seat: object, players: int) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players
+
+
+def _clockwise_after(seat: int, players: int) -> list[int]:
+    return [(seat + k) % players for k in range(1, players)]
+
+
+def _top(cards: list[int]) -> dict | None:
+    return CARDS[cards[-1]].to_json() if cards else None
+
+
+def _copy_last(last: dict | None) -> dict | None:
+    if last is None:
+        return None
+    return {**last, "card": dict(last["card"]), "skipped": list(last["skipped"])}

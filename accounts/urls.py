@@ -1,1 +1,31 @@
-urlpatterns = []
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.SignInView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/change/done/",
+         auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_change_done.html"),
+         name="password_change_done"),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/sent/",
+         auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
+         name="password_reset_done"),
+    path("password/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("password/reset/complete/",
+         auth_views.PasswordResetCompleteView.as_view(
+             template_name="accounts/password_reset_complete.html"),
+         name="password_reset_complete"),
+    path("me/", views.me, name="me"),
+    path("me/privacy/", views.privacy, name="privacy"),
+    path("me/export/", views.export, name="export"),
+    path("me/delete/", views.delete_account, name="delete"),
+    path("deleted/", views.deleted, name="deleted"),
+]

@@ -1,0 +1,70 @@
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from . import throttle
+from .models import Profile
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail (optional)"), required=False,
+        help_text=_("Only used to send you a link if you forget your password."))
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, refusing a username after too many failed attempts."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "throttled": _("Too many failed sign-in attempts for this username. "
+                       "Please wait %(minutes)d minutes and try again."),
+    }
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        if username and throttle.is_blocked(username):
+            # Checked before the password, so a right guess during the lock-out is refused too.
+            raise ValidationError(self.error_messages["throttled"], code="throttled",
+                                  params={"minutes": throttle.WINDOW_SECONDS // 60})
+        try:
+            cleaned = super().clean()
+        except ValidationError as error:
+            if username and error.code == "invalid_login":
+                throttle.record_failure(username)
+            raise
+        if username:
+            throttle.clear(username)
+        return cleaned
+
+
+class PrivacyForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ("telemetry_enabled", "public_profile")
+        help_texts = {
+            "telemetry_enabled": _("Anonymous statistics about games and connection problems. "
+                                   "Off: no browser signed in to this account sends any."),
+            "public_profile": _("Anyone may see your stats and finished games at your public page."),
+        }
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(_("That is not your password."), code="wrong_password")
+        return password

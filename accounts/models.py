@@ -1,0 +1,72 @@
+"""A player's profile (privacy switches) and the record of their finished games."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.Model):
+    """One per user, created with the user (see receivers.py).
+
+    Other apps read ``user.profile.telemetry_enabled``: off means no browser signed in to this
+    account sends telemetry, and the server drops any event that still arrives.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="profile")
+    telemetry_enabled = models.BooleanField(_("send anonymous statistics"), default=True)
+    public_profile = models.BooleanField(_("public stats page"), default=False)
+
+    def __str__(self):
+        return f"profile of {self.user}"
+
+
+class GameRecord(models.Model):
+    """One finished game as seen from one player's seat."""
+
+    GAMES = [("memory", _("Memory")), ("bozu", _("Bozu Mekuri")), ("gin", _("Gin Rummy"))]
+    MODES = [("cpu", _("vs CPU")), ("local", _("this device")), ("solo", _("solo")),
+             ("friends", _("with friends"))]
+    RESULTS = [("win", _("win")), ("draw", _("draw")), ("loss", _("loss"))]
+    CPU_LEVELS = {"easy": _("Easy"), "medium": _("Medium"), "normal": _("Normal"), "hard": _("Hard")}
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="game_records")
+    game = models.CharField(max_length=16, choices=GAMES)
+    mode = models.CharField(max_length=16, choices=MODES)
+    options = models.JSONField(default=dict)
+    # Empty string, not NULL, for "no CPU": GROUP BY and filters then need no special case.
+    cpu_level = models.CharField(max_length=16, blank=True, default="")
+    seat = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=8, choices=RESULTS)
+    rank = models.PositiveSmallIntegerField()
+    score = models.IntegerField()
+    resigned = models.BooleanField(default=False)
+    failed_flips = models.PositiveIntegerField(null=True, blank=True)  # solo Memory only
+    moves = models.PositiveIntegerField()
+    duration_seconds = models.FloatField()
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+        indexes = [models.Index(fields=["user", "-finished_at"], name="record_user_finished")]
+
+    def __str__(self):
+        return f"{self.user} {self.game}/{self.mode} {self.result} at {self.finished_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def cpu_level_label(self):
+        return self.CPU_LEVELS.get(self.cpu_level, self.cpu_level)
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game, "mode": self.mode, "options": self.options,
+            "cpu_level": self.cpu_level or None, "seat": self.seat, "players": self.players,
+            "result": self.result, "rank": self.rank, "score": self.score,
+            "resigned": self.resigned, "failed_flips": self.failed_flips, "moves": self.moves,
+            "duration_seconds": self.duration_seconds,
+            "started_at": self.started_at.isoformat(), "finished_at": self.finished_at.isoformat(),
+        }

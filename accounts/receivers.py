@@ -1,0 +1,22 @@
+"""Signal receivers, connected in AccountsConfig.ready()."""
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from games.signals import game_finished
+
+from .models import Profile
+from .records import store_finished_game
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.create_profile")
+def create_profile(sender, instance, created, raw=False, **kwargs):
+    # Every user has a profile, however created (sign-up, createsuperuser, admin), so that
+    # ``user.profile`` never fails in another app.
+    if created and not raw:
+        Profile.objects.get_or_create(user=instance)
+
+
+@receiver(game_finished, dispatch_uid="accounts.record_finished_game")
+def record_finished_game(sender, record, **kwargs):
+    store_finished_game(record)

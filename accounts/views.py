@@ -1,0 +1,135 @@
+"""Thin views: forms in forms.py, statistics in stats.py, the chart's geometry in charts.py."""
+from django.contrib.auth import get_user_model, login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from .charts import results_chart
+from .forms import DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm
+from .models import Profile
+from .stats import player_stats
+
+
+def _safe_next(request, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return default
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("accounts:me")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(_safe_next(request, reverse("accounts:me")))
+    return render(request, "accounts/signup.html",
+                  {"form": form, "next": _safe_next(request, "")},
+                  status=400 if form.errors else 200)
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    form_class = SignInForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 400
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password_change_done")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+def _stats_context(request, user) -> dict:
+    stats = player_stats(user, request.GET.get("page") or 1)
+    return {"player": user, "stats": stats, "chart": results_chart(stats.days)}
+
+
+@login_required
+def me(request):
+    profile, _created = Profile.objects.get_or_create(user=request.user)
+    context = _stats_context(request, request.user)
+    context["privacy_form"] = PrivacyForm(instance=profile)
+    context["profile"] = profile
+    return render(request, "accounts/me.html", context)
+
+
+@login_required
+@require_POST
+def privacy(request):
+    profile, _created = Profile.objects.get_or_create(user=request.user)
+    # Two checkboxes: an absent one is off, so every POST is valid.
+    PrivacyForm(request.POST, instance=profile).save()
+    return redirect(reverse("accounts:me") + "#privacy")
+
+
+@login_required
+def export(request):
+    user = request.user
+    profile, _created = Profile.objects.get_or_create(user=user)
+    data = {
+        "exported_at": timezone.now().isoformat(),
+        "account": {
+            "username": user.get_username(),
+            "email": user.email,
+            "date_joined": user.date_joined.isoformat(),
+            "last_login": user.last_login.isoformat() if user.last_login else None,
+            "telemetry_enabled": profile.telemetry_enabled,
+            "public_profile": profile.public_profile,
+        },
+        "game_records": [record.to_json()
+                         for record in user.game_records.order_by("finished_at", "id").iterator()],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = 'attachment; filename="card-table-my-data.json"'
+    return response
+
+
+@login_required
+def delete_account(request):
+    form = DeleteAccountForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        logout(request)
+        user.delete()  # cascades to the profile and every game record
+        return redirect("accounts:deleted")
+    return render(request, "accounts/delete.html", {"form": form},
+                  status=400 if form.errors else 200)
+
+
+def deleted(request):
+    return render(request, "accounts/deleted.html")
+
+
+def public_profile(request, username):
+    user = (get_user_model().objects.select_related("profile")
+            .filter(username=username, is_active=True, profile__public_profile=True).first())
+    if user is None:
+        # The same answer whether the player does not exist or keeps their page private.
+        raise Http404("No public page for this player.")
+    return render(request, "accounts/public.html", _stats_context(request, user))

@@ -11,8 +11,16 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
 
-application = ProtocolTypeRouter({
+# with_scheduler: every server process runs the rooms' timed steps (games/rooms/scheduler.py).
+application = with_scheduler(ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-})
+}))
+start_when_reactor_runs()
+
+# The daily telemetry purge when there is no Celery beat (embedded default): telemetry/schedule.py.
+from telemetry.schedule import start_embedded_purge_schedule  # noqa: E402
+
+start_embedded_purge_schedule()

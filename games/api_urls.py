@@ -1,1 +1,8 @@
-urlpatterns = []
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("rooms", api.create_room, name="create-room"),
+    path("rooms/<str:room_id>", api.room_summary, name="room-summary"),
+]

@@ -1,4 +1,18 @@
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+import json
+import time
+from collections import deque
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+
+from games.rooms import service, snapshots
+from games.rooms.scheduler import group_name, publish
+
+MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGES_PER_SECOND = 20
+MAX_REF_LENGTH = 32
+CLIENT_TYPES = ("hello", "action", "join", "take_seat", "start", "leave", "resign", "play_again",
+                "new_link", "ping")
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -10,3 +24,218 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.send_json({"type": "error", "code": "unknown_type",
                                   "message": "Send {\"type\": \"ping\"}."})
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+
+
+def _user_id(scope) -> int | None:
+    user = scope.get("user")
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    """/ws/rooms/<room_id>/: parses and checks each message, asks the room service, and sends
+    this connection its own view. Protocol: docs/protocol.md."""
+
+    async def connect(self):
+        self.room_id = self.scope["url_route"]["kwargs"]["room_id"]
+        self.token_hash = None
+        self.seats: list[int] = []
+        self.greeted = False
+        self.sent_version = 0
+        self.sent_next_room = False
+        self.received = deque()
+        await self.accept()
+        try:
+            snap = await snapshots.snapshot(self.room_id)
+        except service.RoomError as exc:
+            await self._send({"type": "error", "code": exc.code, "message": exc.message, "version": 0})
+            await self.close(code=4404)
+            return
+        self.version_at_connect = snap.version
+        await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
+
+    async def disconnect(self, code):
+        if not hasattr(self, "room_id"):
+            return
+        await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
+        if self.seats:
+            held, self.seats = self.seats, []
+            try:
+                await publish(await database_sync_to_async(service.disconnect)(self.room_id, held))
+            except service.RoomError:
+                pass  # the room is gone or the database is down: nothing to mark
+
+    # ---- incoming ---------------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        ref = None
+        try:
+            self._rate_limit()
+            if text_data is None:
+                raise Refused("malformed_json", "Messages are JSON text frames.")
+            if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+                raise Refused("message_too_large", f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
+            try:
+                message = json.loads(text_data)
+            except ValueError:
+                raise Refused("malformed_json", "That message is not valid JSON.") from None
+            if not isinstance(message, dict):
+                raise Refused("malformed_json", "A message must be a JSON object.")
+            ref = message.get("id")
+            if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH):
+                ref = None
+                raise Refused("bad_field", f"id must be a string of at most {MAX_REF_LENGTH} characters.")
+            kind = message.get("type")
+            if kind not in CLIENT_TYPES:
+                raise Refused("unknown_type", f"Unknown message type {kind!r}; expected one of "
+                                              f"{', '.join(CLIENT_TYPES)}.")
+            if kind == "ping":
+                await self._send({"type": "pong", "version": self.sent_version, **_ref(ref)})
+                return
+            if kind == "hello":
+                await self._hello(message, ref)
+                return
+            if not self.greeted:
+                raise Refused("hello_required", "Send hello first.")
+            await getattr(self, f"_{kind}")(message, ref)
+        except Refused as exc:
+            await self._error(exc.code, exc.message, ref)
+        except service.RoomError as exc:
+            await self._error(exc.code, exc.message, ref)
+
+    def _rate_limit(self):
+        now = time.monotonic()
+        while self.received and self.received[0] <= now - 1.0:
+            self.received.popleft()
+        self.received.append(now)
+        if len(self.received) > MAX_MESSAGES_PER_SECOND:
+            raise Refused("too_many_messages",
+                          f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.")
+
+    async def _hello(self, message, ref):
+        if self.greeted:
+            raise Refused("not_allowed", "hello was already sent on this connection.")
+        token = message.get("token")
+        last = message.get("last_version")
+        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 256):
+            raise Refused("bad_field", "token must be a string or null.")
+        if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
+            raise Refused("bad_field", "last_version must be a whole number or null.")
+        user_id = await database_sync_to_async(_user_id)(self.scope)
+        outcome = await database_sync_to_async(service.hello)(self.room_id, token, user_id)
+        self.greeted = True
+        if outcome.reply["seats"]:
+            self.token_hash = service.hash_token(token)
+            self.seats = outcome.reply["seats"]
+        await publish(outcome)
+        if outcome.reply["bad_token"]:
+            await self._error("bad_token", "That token holds no seat in this room; you are a "
+                                           "spectator.", ref)
+        snap = await snapshots.snapshot(self.room_id, outcome.room.version)
+        missed, resync = None, True
+        if last is not None:
+            missed = await database_sync_to_async(service.events_after)(self.room_id, last, snap.version)
+            resync = missed is None
+        await self._send_state(snap, ref, missed=missed, resync=resync)
+
+    async def _action(self, message, ref):
+        seat = message.get("seat")
+        version = message.get("version")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise Refused("bad_field", "seat must be a seat number.")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise Refused("bad_field", "version must be a whole number.")
+        if "action" not in message:
+            raise Refused("bad_field", "An action message needs an action.")
+        await self._change(ref, service.act, self.room_id, self.seats, message["action"], seat, version)
+
+    async def _join(self, message, ref):
+        if self.seats:
+            raise Refused("not_allowed", "You already hold a seat.")
+        user_id = await database_sync_to_async(_user_id)(self.scope)
+        await self._take(ref, service.join, self.room_id, user_id)
+
+    async def _take_seat(self, message, ref):
+        if self.seats:
+            raise Refused("not_allowed", "You already hold a seat.")
+        seat = message.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise Refused("bad_field", "take_seat needs a seat number.")
+        user_id = await database_sync_to_async(_user_id)(self.scope)
+        await self._take(ref, service.take_seat, self.room_id, seat, user_id)
+
+    async def _start(self, message, ref):
+        await self._change(ref, service.start, self.room_id, self.seats)
+
+    async def _leave(self, message, ref):
+        await self._change(ref, service.leave, self.room_id, self.seats)
+
+    async def _resign(self, message, ref):
+        await self._change(ref, service.resign, self.room_id, self.seats)
+
+    async def _play_again(self, message, ref):
+        await self._change(ref, service.play_again, self.room_id, self.seats)
+
+    async def _new_link(self, message, ref):
+        outcome = await database_sync_to_async(service.new_link)(self.room_id, self.seats)
+        reply = outcome.reply
+        await publish(outcome)
+        self.sent_next_room = True
+        await self._send({"type": "next_room", "invite_url": service.invite_url(reply["room_id"]),
+                          "room_id": reply["room_id"], "seat": reply["seat"],
+                          "seat_token": reply["seat_token"], "version": outcome.room.version,
+                          **_ref(ref)})
+        await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
+
+    async def _change(self, ref, function, *args):
+        outcome = await database_sync_to_async(function)(*args)
+        await publish(outcome)
+        await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
+
+    async def _take(self, ref, function, *args):
+        outcome = await database_sync_to_async(function)(*args)
+        token = outcome.reply["token"]
+        self.token_hash = service.hash_token(token)
+        self.seats = [outcome.reply["seat"]]
+        await publish(outcome)
+        await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": token,
+                          "version": outcome.room.version, **_ref(ref)})
+        await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
+
+    # ---- outgoing ---------------------------------------------------------------------------
+
+    async def room_changed(self, event):
+        """A group notice: only a version number. Build and send this connection's own view."""
+        if not self.greeted or event["version"] <= self.sent_version:
+            return
+        snap = await snapshots.snapshot(self.room_id, event["version"])
+        if snap.version > self.sent_version:
+            await self._send_state(snap)
+
+    async def _send_state(self, snap, ref=None, missed=None, resync=None):
+        # Seats given up (leave) or taken by someone else are no longer this connection's.
+        self.seats = service.seats_of_token(snap.room.seats, self.token_hash)
+        if snap.version < self.sent_version and ref is None:
+            return
+        self.sent_version = max(self.sent_version, snap.version)
+        await self._send(snapshots.state_message(snap, self.seats, ref, missed, resync))
+        if snap.room.next_room and not self.sent_next_room:
+            self.sent_next_room = True
+            await self._send({"type": "next_room", "invite_url": service.invite_url(snap.room.next_room),
+                              "room_id": snap.room.next_room, "version": snap.version})
+
+    async def _error(self, code, message, ref):
+        await self._send({"type": "error", "code": code, "message": message,
+                          "version": self.sent_version, **_ref(ref)})
+
+    async def _send(self, message):
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+
+def _ref(ref):
+    return {"ref": ref} if ref is not None else {}

@@ -1,0 +1,55 @@
+"""POST /api/rooms creates a room; GET /api/rooms/<id> is its public summary (docs/protocol.md).
+
+Creating a room is exempt from CSRF: it changes nothing for the visitor's account (the signed-in
+user is bound to a seat only over the WebSocket, from the session), and bots call it too.
+"""
+import json
+
+from channels.db import database_sync_to_async
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from games.rooms import service
+from games.rooms.scheduler import scheduler
+
+MAX_BODY_BYTES = 4096
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+@csrf_exempt
+@require_POST
+async def create_room(request):
+    if len(request.body) > MAX_BODY_BYTES:
+        return _error(413, "too_large", f"The request body may be at most {MAX_BODY_BYTES} bytes.")
+    try:
+        body = json.loads(request.body or b"null")
+    except ValueError:
+        return _error(400, "malformed_json", "The request body is not valid JSON.")
+    if not isinstance(body, dict):
+        return _error(400, "malformed_json", "The request body must be a JSON object.")
+    unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin"}
+    if unknown:
+        return _error(400, "invalid_options", f"Unknown field(s): {', '.join(sorted(unknown))}.")
+    try:
+        room, token = await database_sync_to_async(service.create_room)(
+            body.get("game"), body.get("mode"), body.get("options"), body.get("cpu_level"),
+            body.get("origin"))
+    except service.RoomError as exc:
+        return _error(503 if exc.code == "unavailable" else 400, exc.code, exc.message)
+    if room.due_at is not None:
+        scheduler.wake_at(room.id, room.due_at)
+    return JsonResponse({"room_id": room.id, "invite_url": service.invite_url(room.id), "seat": 0,
+                         "seat_token": token, "version": room.version}, status=201)
+
+
+@require_GET
+async def room_summary(request, room_id):
+    try:
+        room = await database_sync_to_async(service.load)(room_id)
+    except service.RoomError as exc:
+        return _error(404, exc.code, exc.message)
+    return JsonResponse(service.summary(room))

@@ -1,0 +1,246 @@
+"""Plays a game over the real rooms protocol (docs/protocol.md) with one of the site's CPUs.
+
+    python -m games.bot --server http://127.0.0.1:8000 --game gin --level hard --options target=50
+    python -m games.bot --server http://127.0.0.1:8000 --game memory --room <room id>
+
+Without --room it creates a room (mode ``cpu`` unless --mode says otherwise) and plays seat 0
+against the server's CPU; with --room it joins a friends room (a free seat, or a seat the CPU is
+playing). It prints what happens and the result. Only the bot's own seat's views reach its CPU,
+exactly as the server feeds its own CPUs, so the bot knows no more than a person would.
+Needs no Django: just the ``websockets`` package and the CPU modules.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import itertools
+import json
+import random
+import sys
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+import websockets
+
+
+class ProtocolError(Exception):
+    def __init__(self, message: dict):
+        super().__init__(f"{message.get('code')}: {message.get('message')}")
+        self.code = message.get("code")
+        self.error = message
+
+
+def create_room(server: str, game: str, mode: str = "cpu", options: dict | None = None,
+                cpu_level: str | None = None, origin: str | None = None) -> dict:
+    body = {"game": game, "mode": mode, "options": options or {}}
+    if cpu_level:
+        body["cpu_level"] = cpu_level
+    if origin:
+        body["origin"] = origin
+    request = urllib.request.Request(server.rstrip("/") + "/api/rooms", json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        error = json.loads(exc.read() or b"{}").get("error", {})
+        raise ProtocolError(error) from None
+
+
+def ws_url(server: str, room_id: str) -> str:
+    parts = urlsplit(server)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}/ws/rooms/{room_id}/"
+
+
+class Connection:
+    """One WebSocket to a room. ``messages`` keeps everything received (tests scan it)."""
+
+    def __init__(self, server: str, room_id: str):
+        self.server = server.rstrip("/")
+        self.room_id = room_id
+        self.ws = None
+        self.messages: list[dict] = []
+        self.state: dict | None = None
+        self.token: str | None = None
+        self._ids = itertools.count(1)
+
+    async def open(self, token: str | None = None, last_version: int | None = None) -> dict:
+        origin = f"{urlsplit(self.server).scheme}://{urlsplit(self.server).netloc}"
+        self.ws = await websockets.connect(ws_url(self.server, self.room_id), origin=origin,
+                                           max_size=2 ** 22)
+        self.token = token
+        return await self.request("hello", token=token, last_version=last_version)
+
+    async def close(self):
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, kind: str, **fields) -> str:
+        ref = f"c{next(self._ids)}"
+        await self.ws.send(json.dumps({"type": kind, "id": ref, **fields}))
+        return ref
+
+    async def recv(self, timeout: float = 30.0) -> dict:
+        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.messages.append(message)
+        if message.get("type") == "state":
+            if self.state is None or message["version"] >= self.state["version"]:
+                self.state = message
+        elif message.get("type") == "joined":
+            self.token = message["token"]
+        return message
+
+    async def request(self, kind: str, timeout: float = 30.0, **fields) -> dict:
+        """Sends a message and returns its answer (a state, pong...); an error raises."""
+        ref = await self.send(kind, **fields)
+        while True:
+            message = await self.recv(timeout)
+            if message.get("ref") != ref or message["type"] in ("joined", "next_room"):
+                continue
+            if message["type"] == "error":
+                raise ProtocolError(message)
+            return message
+
+    async def wait_for(self, predicate, timeout: float = 30.0) -> dict:
+        """Reads until the latest state satisfies ``predicate(state)``."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            message = await self.recv(max(0.01, deadline - loop.time()))
+            if message.get("type") == "state" and message is self.state and predicate(message):
+                return message
+
+
+def my_turn(state: dict) -> bool:
+    """Whether one of this connection's seats has something to do now."""
+    room, view = state["room"], state["view"]
+    if room["status"] != "playing" or not room["you"]["seats"]:
+        return False
+    if "legal_actions" in view:
+        return bool(view["legal_actions"])
+    return view.get("current_player") in room["you"]["seats"]
+
+
+async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
+    """Plays this connection's seat(s) with the game's CPU until the game is finished; returns
+    the final state message."""
+    state = conn.state
+    game = state["room"]["game"]
+    cpu_module = importlib.import_module(f"games.cpu.{game}")
+    cpus: dict[int, object] = {}
+    rng = random.Random(seed)
+    while True:
+        state = conn.state
+        if state["room"]["status"] == "finished":
+            return state
+        if my_turn(state):
+            view = state["view"]
+            seat = view.get("seat")
+            if seat not in state["room"]["you"]["seats"]:
+                seat = state["room"]["you"]["seats"][0]
+            if seat not in cpus:
+                cpus[seat] = cpu_module.make_cpu(level, seat, rng.getrandbits(63), state["room"]["options"])
+            cpus[seat].observe(view)
+            action = cpus[seat].choose(view)
+            try:
+                answer = await conn.request("action", action=action, seat=seat)
+            except ProtocolError as exc:
+                if exc.code in ("not_your_turn", "stale_version", "game_over"):
+                    await conn.recv()  # the state moved on under us: read the news, then retry
+                    continue
+                raise
+            if echo:
+                echo(f"seat {seat}: {json.dumps(action)} -> version {answer['version']}")
+            continue
+        message = await conn.recv(120)
+        if message.get("type") == "state":
+            for seat, cpu in cpus.items():
+                if seat in message["room"]["you"]["seats"] and message["view"].get("seat") == seat:
+                    cpu.observe(message["view"])
+            if echo and message.get("event") and message["event"].get("by") == "cpu":
+                echo(f"CPU seat {message['event']['seat']}: {json.dumps(message['event']['action'])}")
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"options are key=value, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+async def main_async(args) -> int:
+    echo = (lambda line: print(line, flush=True)) if args.verbose else None
+    if args.room:
+        conn = Connection(args.server, args.room)
+        await conn.open()
+        room = conn.state["room"]
+        if room["status"] == "waiting":
+            await conn.request("join")
+        else:
+            free = [s["seat"] for s in room["seats"] if s["presence"] == "cpu"]
+            if not free:
+                print("No seat to take in that room.", file=sys.stderr)
+                return 2
+            await conn.request("take_seat", seat=free[0])
+        print(f"Joined room {args.room} as seat {conn.state['room']['you']['seats']}", flush=True)
+    else:
+        created = create_room(args.server, args.game, args.mode, dict(args.options), args.level)
+        print(f"Room {created['room_id']} ({args.game}, {args.mode}): {args.server.rstrip('/')}"
+              f"{created['invite_url']}", flush=True)
+        conn = Connection(args.server, created["room_id"])
+        await conn.open(created["seat_token"])
+        if args.mode == "friends":
+            await conn.request("start")
+    try:
+        final = await play(conn, args.level or default_level(conn.state["room"]["game"]),
+                           args.seed, echo)
+    finally:
+        await conn.close()
+    room = final["room"]
+    result = room["result"] or {}
+    mine = room["you"]["seats"]
+    if result.get("draw") and set(mine) & set(result.get("winners", [])):
+        outcome = "draw"
+    else:
+        outcome = "win" if set(mine) & set(result.get("winners", [])) else "loss"
+    print(f"Game over after version {final['version']}: {outcome} for seat(s) {mine}; "
+          f"scores {result.get('scores')}; ranking {result.get('ranking')}", flush=True)
+    return 0
+
+
+def default_level(game: str) -> str:
+    return "normal" if game == "gin" else "medium"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.bot", description=__doc__.split("\n")[0])
+    parser.add_argument("--server", required=True, help="the site, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--game", choices=("memory", "bozu", "gin"), required=True)
+    parser.add_argument("--room", help="join this room instead of creating one")
+    parser.add_argument("--mode", default="cpu", choices=("cpu", "friends", "local", "solo"))
+    parser.add_argument("--level", help="the CPU level the bot plays with (and the server's CPU)")
+    parser.add_argument("--options", nargs="*", type=parse_option, default=[],
+                        metavar="KEY=VALUE", help="game options, e.g. target=50 players=3")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bot's own CPU")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every move")
+    args = parser.parse_args(argv)
+    try:
+        return asyncio.run(main_async(args))
+    except ProtocolError as exc:
+        print(f"Refused: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, websockets.exceptions.WebSocketException) as exc:
+        print(f"Connection failed: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

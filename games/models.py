@@ -1,0 +1,81 @@
+"""Rooms: one row per room holds everything a game needs to continue after a restart.
+
+The whole room (engine state, seats, CPU memories, the due time of its next timed step) lives
+in one row with an integer ``version``; every change is one conditional UPDATE on that version
+(see ``games.rooms.service``), so two writers can never merge. Seats are a JSON list on the row
+rather than a table of their own: every change touches them together with the state, and one
+row keeps each change to one UPDATE.
+"""
+from django.db import models
+
+
+class Room(models.Model):
+    GAMES = [("memory", "Memory"), ("bozu", "Bozu Mekuri"), ("gin", "Gin Rummy")]
+    MODES = [("cpu", "vs CPU"), ("local", "this device"), ("solo", "solo"), ("friends", "friends")]
+    STATUSES = [("waiting", "waiting"), ("playing", "playing"), ("finished", "finished")]
+
+    id = models.CharField(primary_key=True, max_length=32)
+    game = models.CharField(max_length=16, choices=GAMES)
+    mode = models.CharField(max_length=16, choices=MODES)
+    options = models.JSONField()                       # the engine's canonical options
+    cpu_level = models.CharField(max_length=16, blank=True, default="")
+    origin = models.CharField(max_length=16, blank=True, default="")
+    status = models.CharField(max_length=16, choices=STATUSES, default="waiting")
+    version = models.PositiveIntegerField(default=1)
+    seed = models.BigIntegerField()
+    games_played = models.PositiveIntegerField(default=0)  # "play again" count: new seeds
+    state = models.JSONField()                         # engine State.to_json(): secret
+    # [{"holder": "human"|"cpu"|"none", "token": sha256 hex|None, "user": id|None,
+    #   "conns": {process: n}, "away_since": iso|None, "cpu": bool, "left": bool, "seen": bool}]
+    seats = models.JSONField()
+    cpus = models.JSONField(default=dict)              # seat (str) -> CPU to_json(): secret
+    result = models.JSONField(null=True, blank=True)   # the room-level result once finished
+    next_room = models.CharField(max_length=32, blank=True, default="")
+    # The next timed step: step_at is the next CPU move or automatic step; due_at is the
+    # earliest of step_at and any seat's takeover time, and is what schedulers look for.
+    step_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    first_action_at = models.DateTimeField(null=True, blank=True)
+    reconnections = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "updated_at"], name="room_status_updated")]
+
+    def __str__(self):
+        return f"{self.game} {self.mode} room ({self.status}, v{self.version})"
+
+
+class RoomEvent(models.Model):
+    """The public event that made each version: what a reconnecting client missed."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    event = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "version"], name="room_event_version")]
+
+    def __str__(self):
+        return f"v{self.version} {self.event.get('type')}"
+
+
+class FinishedGame(models.Model):
+    """The game_finished record as sent (games/signals.py): one row per really finished game."""
+
+    game = models.CharField(max_length=16)
+    mode = models.CharField(max_length=16)
+    options = models.JSONField()
+    cpu_level = models.CharField(max_length=16, blank=True, default="")
+    moves = models.PositiveIntegerField()
+    duration_seconds = models.FloatField()
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(db_index=True)
+    seats = models.JSONField()
+    room_origin = models.CharField(max_length=16, blank=True, default="")
+    reconnections = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.game} {self.mode} finished {self.finished_at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,126 @@
+"""Runs each room's timed steps (CPU moves, Memory's conceal, Gin's next hand, seat takeovers).
+
+The due time of a room's next step is stored in the room row (``Room.due_at``, indexed), so a
+step survives a restart. Every server process runs this loop: it wakes on an in-process timer
+when one of its own changes sets a due time (the common case, so steps happen on time), and
+polls the database every ``POLL_SECONDS`` as the safety net (steps set by another process that
+died, or due while every server was down). Two processes that run the same step at once both
+compute it but only one can write it: ``service.run_step`` writes under the version check.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from games.rooms import service, snapshots
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 1.0
+
+
+def group_name(room_id: str) -> str:
+    return f"room.{room_id}"
+
+
+async def publish(outcome: service.Outcome) -> None:
+    """After a committed change: tell the room's connections the new version (nothing else, so
+    nothing hidden ever travels through the channel layer) and time the room's next step."""
+    if not outcome.changed:
+        return
+    room = outcome.room
+    snapshots.remember(room, outcome.event)
+    await get_channel_layer().group_send(group_name(room.id),
+                                         {"type": "room.changed", "version": room.version})
+    if room.due_at is not None:
+        scheduler.wake_at(room.id, room.due_at)
+
+
+class Scheduler:
+    def __init__(self):
+        self._task: asyncio.Task | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._running: set[str] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def ensure_started(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._loop is not loop or self._task.done():
+            self._loop = loop
+            self._timers.clear()
+            self._task = loop.create_task(self._poll())
+
+    def wake_at(self, room_id: str, due_at) -> None:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            return  # no scheduler in this loop (e.g. an in-process test client): polling covers it
+        old = self._timers.pop(room_id, None)
+        if old:
+            old.cancel()
+        delay = max(0.0, (due_at - timezone.now()).total_seconds())
+        self._timers[room_id] = loop.call_later(
+            delay, lambda: loop.create_task(self.run(room_id)))
+
+    async def run(self, room_id: str) -> None:
+        """Runs the room's due steps one after another until none is due now."""
+        if room_id in self._running:
+            return
+        self._running.add(room_id)
+        self._timers.pop(room_id, None)
+        try:
+            while True:
+                outcome = await database_sync_to_async(service.run_step)(room_id)
+                if not outcome.changed:
+                    if outcome.room.due_at is not None:
+                        self.wake_at(room_id, outcome.room.due_at)
+                    return
+                await publish(outcome)
+                due = outcome.room.due_at
+                if due is None or due > timezone.now():
+                    return
+        except service.RoomError as exc:
+            if exc.code != "room_not_found":
+                log.warning("timed step of a room failed: %s", exc.code)
+        except Exception:
+            log.exception("timed step of a room failed")
+        finally:
+            self._running.discard(room_id)
+
+    async def _poll(self) -> None:
+        while True:
+            try:
+                due = await database_sync_to_async(service.due_rooms)()
+                for room_id, _ in due:
+                    if room_id not in self._running:
+                        await self.run(room_id)
+            except Exception:
+                log.exception("scheduler poll failed")
+            await asyncio.sleep(POLL_SECONDS)
+
+
+scheduler = Scheduler()
+
+
+def with_scheduler(app):
+    """ASGI wrapper: starts this process's scheduler in the server's event loop on the first
+    connection or request (Daphne sends no lifespan events)."""
+
+    async def wrapped(scope, receive, send):
+        scheduler.ensure_started()
+        return await app(scope, receive, send)
+
+    return wrapped
+
+
+def start_when_reactor_runs() -> None:
+    """Under Daphne, also start at boot so that steps due while the server was down happen
+    without waiting for a first visitor."""
+    import sys
+    if "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import reactor
+    reactor.callWhenRunning(lambda: reactor.callLater(0, scheduler.ensure_started))

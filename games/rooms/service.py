@@ -1,0 +1,666 @@
+"""The room service: every change to a room, each one a single transaction with a version check.
+
+Consumers, the HTTP API and the scheduler call these synchronous functions (through
+``database_sync_to_async``). Each mutating call loads the room, works out the new room in
+Python, and writes it with ``UPDATE ... WHERE id = %s AND version = <old>`` together with the
+public event row (and the finished-game row) in one transaction. A writer that lost the race
+updates nothing; it reloads and re-checks its request against the new room (a client that named
+the version it acted on gets ``stale_version`` instead), so concurrent changes are never merged.
+Engine errors become ``RoomError`` with the engine's code and message; nothing is written.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from games.engines.base import SEAT_COLOURS, GameError
+from games.models import FinishedGame, Room, RoomEvent
+from games.rooms import registry
+from games.signals import game_finished
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 8
+REPLAY_LIMIT = 200  # a client further behind than this gets a full resync instead of events
+SEED_MASK = (1 << 63) - 1
+# Identifies this server process in seats' connection counts (see ``hello``/``disconnect``).
+PROCESS_ID = uuid.uuid4().hex[:12]
+
+
+class RoomError(Exception):
+    """A refused request: ``code`` and ``message`` go to the client as an ``error``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits
+
+
+def invite_url(room_id: str) -> str:
+    return f"/r/{room_id}"
+
+
+# --------------------------------------------------------------------------------------------
+# Seats. Each is a dict kept in Room.seats (see games/models.py).
+
+def _seat(holder: str, token_hash: str | None = None) -> dict:
+    return {"holder": holder, "token": token_hash, "user": None, "conns": {}, "away_since": None,
+            "cpu": holder == "cpu", "left": False, "seen": False}
+
+
+def presence(seat: dict) -> str:
+    if seat["holder"] == "none":
+        return "free"
+    if seat["cpu"]:
+        return "cpu"
+    return "connected" if sum(seat["conns"].values()) > 0 else "disconnected"
+
+
+def public_seats(seats: list[dict]) -> list[dict]:
+    return [{"seat": i, "colour": SEAT_COLOURS[i], "name": SEAT_COLOURS[i].capitalize(),
+             "holder": s["holder"], "presence": presence(s)} for i, s in enumerate(seats)]
+
+
+def seats_of_token(seats: list[dict], token_hash: str | None) -> list[int]:
+    """Seats this token holds now (a seat given up or taken by someone else is no longer held)."""
+    if not token_hash:
+        return []
+    return [i for i, s in enumerate(seats)
+            if s["token"] is not None and secrets.compare_digest(s["token"], token_hash)
+            and s["holder"] == "human" and not s["left"]]
+
+
+# --------------------------------------------------------------------------------------------
+# Working on one room.
+
+@dataclass
+class Work:
+    """A room being changed: the caller edits it, ``_commit`` writes it if anything changed."""
+
+    room: Room
+    now: datetime
+    _state: object = None
+    state_changed: bool = False
+    changed: bool = False
+    event: dict | None = None
+    finished_record: dict | None = None
+    reply: dict = field(default_factory=dict)
+
+    @property
+    def engine(self):
+        return registry.engine(self.room.game)
+
+    @property
+    def state(self):
+        if self._state is None:
+            self._state = self.engine.State.from_json(self.room.state)
+        return self._state
+
+    def set_state(self, state) -> None:
+        self._state = state
+        self.state_changed = True
+        self.changed = True
+
+    def mark(self, event: dict) -> None:
+        self.changed = True
+        self.event = event
+
+
+@dataclass
+class Outcome:
+    room: Room
+    changed: bool
+    reply: dict
+    event: dict | None = None
+
+
+def _load(room_id: str) -> Room:
+    try:
+        return Room.objects.get(pk=room_id)
+    except Room.DoesNotExist:
+        raise RoomError("room_not_found", "There is no such room.") from None
+
+
+def _mutate(room_id: str, change, expected_version: int | None = None) -> Outcome:
+    """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
+    try:
+        for _ in range(MAX_RETRIES):
+            room = _load(room_id)
+            if expected_version is not None and room.version != expected_version:
+                raise RoomError("stale_version",
+                                f"The room is at version {room.version}, not {expected_version}; "
+                                "nothing was done.")
+            work = Work(room=room, now=timezone.now())
+            change(work)
+            if not work.changed:
+                return Outcome(room, False, work.reply)
+            _settle(work)
+            if _commit(work):
+                return Outcome(work.room, True, work.reply, work.event or {"type": "room"})
+    except GameError as exc:
+        raise RoomError(exc.code, exc.message) from None
+    except DatabaseError:
+        log.exception("database error while changing a room")
+        raise RoomError("unavailable", "The server cannot save right now; try again.") from None
+    raise RoomError("unavailable", "The room is busy; try again.")
+
+
+def _settle(work: Work) -> None:
+    """What follows from any change: CPUs see it, the game may be over, the next step is timed."""
+    room, now = work.room, work.now
+    if work.state_changed:
+        room.state = work.state.to_json()
+        if room.status == "playing" and work.state.is_over:
+            _finish(work, work.state.result(), resigned=None)
+        _feed_cpus(work)
+        room.step_at = _next_step_at(work)
+    if room.status != "playing":
+        room.step_at = None
+    dues = [room.step_at] if room.step_at else []
+    if room.status == "playing" and room.mode == "friends":
+        delay = timedelta(seconds=registry.takeover_delay())
+        dues += [datetime.fromisoformat(s["away_since"]) + delay for s in room.seats
+                 if s["away_since"] and not s["cpu"] and s["holder"] == "human"]
+    room.due_at = min(dues) if dues else None
+
+
+def _commit(work: Work) -> bool:
+    room = work.room
+    old = room.version
+    room.version = old + 1
+    with transaction.atomic():
+        updated = Room.objects.filter(pk=room.pk, version=old).update(
+            version=room.version, status=room.status, state=room.state, seats=room.seats,
+            cpus=room.cpus, result=room.result, next_room=room.next_room, step_at=room.step_at,
+            due_at=room.due_at, first_action_at=room.first_action_at,
+            reconnections=room.reconnections, games_played=room.games_played,
+            updated_at=work.now)
+        if not updated:
+            room.version = old
+            return False
+        RoomEvent.objects.create(room_id=room.pk, version=room.version,
+                                 event=work.event or {"type": "room"})
+        if work.finished_record:
+            record = work.finished_record
+            FinishedGame.objects.create(**{k: v for k, v in record.items()
+                                           if k not in ("cpu_level", "room_origin")},
+                                        cpu_level=record["cpu_level"] or "",
+                                        room_origin=record["room_origin"] or "")
+            transaction.on_commit(lambda: game_finished.send(sender=Room, record=record))
+    return True
+
+
+def _next_step_at(work: Work):
+    state = work.state
+    room = work.room
+    if room.status != "playing" or state.is_over:
+        return None
+    step = state.pending_automatic()
+    if step:
+        return work.now + timedelta(seconds=registry.automatic_delay(room.game, step))
+    seat = state.current_player
+    if seat is not None and room.seats[seat]["cpu"]:
+        return work.now + timedelta(seconds=registry.cpu_delay(room.game))
+    return None
+
+
+def _cpu_seed(room: Room, seat: int) -> int:
+    return random.Random(f"{room.seed}:{room.games_played}:{seat}").getrandbits(63)
+
+
+def _feed_cpus(work: Work) -> None:
+    """Every CPU seat sees its own view after every change of the state (and only that)."""
+    room = work.room
+    cpu = registry.cpu_module(room.game)
+    memories = {}
+    for seat, s in enumerate(room.seats):
+        if not s["cpu"]:
+            continue
+        raw = room.cpus.get(str(seat))
+        player = (cpu.cpu_from_json(raw) if raw else
+                  cpu.make_cpu(room.cpu_level, seat, _cpu_seed(room, seat), room.options))
+        player.observe(work.state.view(seat))
+        memories[str(seat)] = player.to_json()
+    room.cpus = memories
+
+
+def _finish(work: Work, result: dict, resigned: int | None) -> None:
+    room = work.room
+    room.status = "finished"
+    room.result = {**result, "resigned": resigned}
+    ranking = result["ranking"]
+    draw = result.get("draw", False)
+    winners = set(result.get("winners") or ranking[0])
+    seats = []
+    for i, s in enumerate(room.seats):
+        rank = next(r for r, group in enumerate(ranking, 1) if i in group)
+        scores = result.get("scores")
+        seats.append({
+            "seat": i,
+            "holder": "cpu" if s["cpu"] or s["holder"] != "human" else "human",
+            "user_id": s["user"] if not s["cpu"] else None,
+            "result": "draw" if draw and i in winners else ("win" if i in winners else "loss"),
+            "score": scores[i] if scores else None,
+            "rank": rank,
+            "resigned": resigned == i,
+            "failed_flips": result.get("failed_flips") if room.mode == "solo" else None,
+        })
+    started = room.first_action_at or room.created_at
+    work.finished_record = {
+        "game": room.game,
+        "mode": room.mode,
+        "options": room.options,
+        "cpu_level": room.cpu_level or None,
+        "moves": int(getattr(work.state, "moves", 0)),
+        "duration_seconds": round((work.now - started).total_seconds(), 3),
+        "started_at": started,
+        "finished_at": work.now,
+        "seats": seats,
+        "room_origin": room.origin or None,
+        "reconnections": room.reconnections,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Creating rooms.
+
+def create_room(game, mode, options, cpu_level=None, origin=None) -> tuple[Room, str]:
+    """Validates everything, deals the first game and returns the room and the creator's token."""
+    if game not in registry.GAMES:
+        raise RoomError("invalid_game", f"game must be one of {', '.join(registry.GAMES)}.")
+    if mode not in registry.MODES:
+        raise RoomError("invalid_mode", f"mode must be one of {', '.join(registry.MODES)}.")
+    if game not in registry.MODE_GAMES[mode]:
+        raise RoomError("invalid_mode", f"The {mode} mode is not offered for {game}.")
+    levels = registry.CPU_LEVELS[game]
+    if cpu_level in (None, ""):
+        cpu_level = registry.DEFAULT_CPU_LEVEL[game]
+    if cpu_level not in levels:
+        raise RoomError("invalid_cpu_level", f"cpu_level must be one of {', '.join(levels)}.")
+    if origin not in (None, "menu", "result", "new_link"):
+        raise RoomError("invalid_options", "origin must be menu, result or new_link.")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RoomError("invalid_options", "options must be a JSON object.")
+    engine = registry.engine(game)
+    if mode == "solo":
+        options = {**options, "players": 1}
+    try:
+        parsed = engine.parse_options(options)
+        players = parsed.to_json()["players"]
+        if mode == "local" and not 2 <= players:
+            raise RoomError("invalid_options", "Playing on one device needs 2 or more players.")
+        if mode in ("cpu", "friends") and players < 2:
+            raise RoomError("invalid_options", f"The {mode} mode needs 2 or more players.")
+        seed = secrets.randbits(63)
+        state = engine.new_game(parsed, seed)
+    except GameError as exc:
+        raise RoomError("invalid_options", exc.message) from None
+    token = new_token()
+    token_hash = hash_token(token)
+    if mode in ("local", "solo"):
+        seats = [_seat("human", token_hash) for _ in range(players)]
+    elif mode == "cpu":
+        seats = [_seat("human", token_hash)] + [_seat("cpu") for _ in range(players - 1)]
+    else:
+        seats = [_seat("human", token_hash)] + [_seat("none") for _ in range(players - 1)]
+    room = Room(id=new_room_id(), game=game, mode=mode, options=parsed.to_json(),
+                cpu_level=cpu_level, origin=origin or "",
+                status="waiting" if mode == "friends" else "playing",
+                version=1, seed=seed, state=state.to_json(), seats=seats, cpus={})
+    work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
+    _settle(work)
+    with transaction.atomic():
+        room.save(force_insert=True)
+        RoomEvent.objects.create(room=room, version=1, event={"type": "created"})
+    return room, token
+
+
+# --------------------------------------------------------------------------------------------
+# Connections.
+
+def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
+    """A connection introduces itself: it holds the token's seats (reclaiming any the CPU took
+    over), counts as connected there, and binds the signed-in user to them."""
+    token_hash = hash_token(token) if token else None
+
+    def change(work: Work):
+        seats = work.room.seats
+        held = seats_of_token(seats, token_hash)
+        work.reply["seats"] = held
+        work.reply["bad_token"] = bool(token) and not held
+        for i in held:
+            s = seats[i]
+            if s["seen"] and sum(s["conns"].values()) == 0:
+                work.room.reconnections += 1
+            s["seen"] = True
+            s["conns"][PROCESS_ID] = s["conns"].get(PROCESS_ID, 0) + 1
+            s["away_since"] = None
+            if user_id is not None:
+                s["user"] = user_id
+            if s["cpu"]:  # the holder is back: the CPU gives the seat back
+                s["cpu"] = False
+                work.room.cpus.pop(str(i), None)
+                if work.room.status == "playing":
+                    work.room.step_at = _next_step_at(work)
+        if held:
+            work.mark({"type": "presence", "seats": held, "presence": "connected"})
+
+    return _mutate(room_id, change)
+
+
+def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
+    """The connection closed; a seat left with no connection is away (CPU after the delay)."""
+
+    def change(work: Work):
+        away = []
+        for i in seats_held:
+            s = work.room.seats[i]
+            n = s["conns"].get(PROCESS_ID, 0)
+            if n <= 1:
+                s["conns"].pop(PROCESS_ID, None)
+            else:
+                s["conns"][PROCESS_ID] = n - 1
+            if sum(s["conns"].values()) == 0 and not s["cpu"]:
+                s["away_since"] = work.now.isoformat()
+                away.append(i)
+        work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
+
+    return _mutate(room_id, change)
+
+
+# --------------------------------------------------------------------------------------------
+# Requests from a connection. ``held`` is the seats the connection's token holds.
+
+def _require_holder(work: Work, held: list[int]) -> list[int]:
+    now_held = [i for i in held if i in seats_of_token(work.room.seats, work.room.seats[i]["token"])]
+    if not now_held:
+        raise RoomError("not_a_player", "Only a seat holder can do that.")
+    return now_held
+
+
+def act(room_id: str, held: list[int], action, seat=None, version=None) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        if not held:
+            raise RoomError("not_a_player", "Spectators cannot play; join or take a seat first.")
+        if room.status == "waiting":
+            raise RoomError("game_not_started", "The game has not started yet.")
+        if room.status == "finished":
+            raise RoomError("game_over", "The game is over.")
+        state = work.state
+        if seat is None:
+            if len(held) == 1:
+                acting = held[0]
+            elif state.current_player in held:
+                acting = state.current_player
+            else:
+                raise RoomError("not_your_turn", "None of your seats is to play now.")
+        else:
+            if seat not in held:
+                raise RoomError("not_a_player", f"You do not hold seat {seat}.")
+            acting = seat
+        if room.seats[acting]["cpu"]:
+            raise RoomError("not_a_player", "The CPU is playing this seat.")
+        state.apply(acting, action)
+        if room.first_action_at is None:
+            room.first_action_at = work.now
+        work.set_state(state)
+        work.mark({"type": "action", "seat": acting, "by": "human", "action": action})
+
+    return _mutate(room_id, change, expected_version=version)
+
+
+def join(room_id: str, user_id: int | None) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        if room.mode != "friends" or room.status != "waiting":
+            raise RoomError("no_free_seat", "This room has no free seat to join.")
+        free = [i for i, s in enumerate(room.seats) if s["holder"] == "none"]
+        if not free:
+            raise RoomError("no_free_seat", "Every seat is taken.")
+        seat = free[0]
+        token = new_token()
+        s = _seat("human", hash_token(token))
+        s.update(user=user_id, seen=True, conns={PROCESS_ID: 1})
+        room.seats[seat] = s
+        work.reply.update(seat=seat, token=token)
+        work.mark({"type": "join", "seat": seat})
+        if len(free) == 1:
+            _start(work)
+
+    return _mutate(room_id, change)
+
+
+def _start(work: Work) -> None:
+    room = work.room
+    for s in room.seats:
+        if s["holder"] == "none":
+            s.update(holder="cpu", cpu=True)
+    room.status = "playing"
+    work.set_state(work.state)
+
+
+def start(room_id: str, held: list[int]) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        if 0 not in _require_holder(work, held):
+            raise RoomError("not_creator", "Only the room's creator can start the game.")
+        if room.status != "waiting":
+            raise RoomError("not_allowed", "The game has already started.")
+        _start(work)
+        work.mark({"type": "start"})
+
+    return _mutate(room_id, change)
+
+
+def take_seat(room_id: str, seat, user_id: int | None) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        if room.mode != "friends":
+            raise RoomError("seat_not_available", "Seats can only be taken in a friends room.")
+        if room.status != "playing":
+            raise RoomError("seat_not_available", "Seats can be taken only during a game.")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
+            raise RoomError("bad_field", "seat must be a seat number of this room.")
+        if not room.seats[seat]["cpu"]:
+            raise RoomError("seat_not_available", "Only a seat the CPU is playing can be taken.")
+        token = new_token()
+        s = _seat("human", hash_token(token))
+        s.update(user=user_id, seen=True, conns={PROCESS_ID: 1})
+        room.seats[seat] = s
+        room.cpus.pop(str(seat), None)
+        room.step_at = _next_step_at(work)
+        work.reply.update(seat=seat, token=token)
+        work.mark({"type": "take_seat", "seat": seat})
+
+    return _mutate(room_id, change)
+
+
+def leave(room_id: str, held: list[int]) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        seats = _require_holder(work, held)
+        if room.mode != "friends" or len(room.seats) < 3:
+            raise RoomError("not_allowed", "Leaving is for games of 3 or more players with "
+                                           "friends; in a 2-player game, resign.")
+        if room.status != "playing":
+            raise RoomError("not_allowed", "The game is not being played.")
+        for i in seats:
+            room.seats[i].update(cpu=True, left=True, token=None, conns={}, away_since=None)
+        work.set_state(work.state)  # the CPU takes the seat from here
+        work.mark({"type": "leave", "seats": seats})
+
+    return _mutate(room_id, change)
+
+
+def resign(room_id: str, held: list[int]) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        seats = _require_holder(work, held)
+        if len(room.seats) != 2 or room.mode not in ("cpu", "friends"):
+            raise RoomError("not_allowed", "Resigning is for 2-player games; in larger games, leave.")
+        if room.status != "playing":
+            raise RoomError("game_over" if room.status == "finished" else "game_not_started",
+                            "The game is not being played.")
+        loser = seats[0]
+        winner = 1 - loser
+        scores = getattr(work.state, "scores", None)
+        scores = list(scores() if callable(scores) else scores) if scores is not None else None
+        _finish(work, {"scores": scores, "ranking": [[winner], [loser]], "winners": [winner],
+                       "draw": False}, resigned=loser)
+        room.step_at = None
+        work.mark({"type": "resign", "seat": loser})
+
+    return _mutate(room_id, change)
+
+
+def play_again(room_id: str, held: list[int]) -> Outcome:
+    def change(work: Work):
+        room = work.room
+        _require_holder(work, held)
+        if room.status != "finished":
+            raise RoomError("not_allowed", "Play again once the game is over.")
+        room.games_played += 1
+        seed = random.Random(f"{room.seed}:{room.games_played}").getrandbits(63)
+        room.status = "playing"
+        room.result = None
+        room.first_action_at = None
+        room.cpus = {}
+        work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
+        work.mark({"type": "play_again"})
+
+    return _mutate(room_id, change)
+
+
+def new_link(room_id: str, held: list[int]) -> Outcome:
+    room = _load(room_id)
+    if not held or not seats_of_token(room.seats, room.seats[held[0]]["token"]):
+        raise RoomError("not_a_player", "Only a seat holder can do that.")
+    if room.status != "finished":
+        raise RoomError("not_allowed", "A new link is made from the result screen.")
+    new_room, token = create_room(room.game, room.mode, room.options, room.cpu_level, "new_link")
+
+    def change(work: Work):
+        work.room.next_room = new_room.id
+        work.reply.update(room_id=new_room.id, seat_token=token, seat=0)
+        work.mark({"type": "new_link"})
+
+    return _mutate(room_id, change)
+
+
+# --------------------------------------------------------------------------------------------
+# Timed steps.
+
+def due_rooms(now: datetime | None = None, limit: int = 100) -> list[tuple[str, datetime]]:
+    now = now or timezone.now()
+    return list(Room.objects.filter(due_at__lte=now).order_by("due_at")
+                .values_list("id", "due_at")[:limit])
+
+
+def run_step(room_id: str) -> Outcome:
+    """Does the room's one step that is due now, if any: a takeover, an automatic step or a CPU
+    move. Two processes may both try; the version check lets exactly one of them write."""
+
+    def change(work: Work):
+        room, now = work.room, work.now
+        if room.due_at is None or room.due_at > now or room.status != "playing":
+            return
+        delay = timedelta(seconds=registry.takeover_delay())
+        if room.mode == "friends":
+            for i, s in enumerate(room.seats):
+                if (s["away_since"] and not s["cpu"] and s["holder"] == "human"
+                        and datetime.fromisoformat(s["away_since"]) + delay <= now):
+                    s.update(cpu=True, away_since=None)
+                    work.set_state(work.state)
+                    work.mark({"type": "takeover", "seat": i})
+                    return
+        if room.step_at is None or room.step_at > now:
+            return
+        state = work.state
+        step = state.pending_automatic()
+        if step:
+            state.apply_automatic()
+            work.set_state(state)
+            work.mark({"type": "automatic", "step": step})
+            return
+        seat = state.current_player
+        if seat is None or not room.seats[seat]["cpu"]:
+            room.step_at = None
+            work.changed = True
+            work.event = {"type": "room"}
+            return
+        action = _cpu_action(work, seat)
+        state.apply(seat, action)
+        if room.first_action_at is None:
+            room.first_action_at = now
+        work.set_state(state)
+        work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
+
+    return _mutate(room_id, change)
+
+
+def _cpu_action(work: Work, seat: int) -> dict:
+    room = work.room
+    cpu = registry.cpu_module(room.game)
+    raw = room.cpus.get(str(seat))
+    view = work.state.view(seat)
+    player = cpu.cpu_from_json(raw) if raw else cpu.make_cpu(
+        room.cpu_level, seat, _cpu_seed(room, seat), room.options)
+    if not raw:
+        player.observe(view)
+    try:
+        action = player.choose(view)
+        room.cpus[str(seat)] = player.to_json()
+        return action
+    except GameError:
+        # A CPU that cannot decide must not stall the room: play the first legal action.
+        log.exception("CPU for %s could not choose; playing the first legal action", room.game)
+        return work.state.legal_actions(seat)[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Reading.
+
+def events_after(room_id: str, after: int, upto: int) -> list[dict] | None:
+    """The public events of versions after..upto, or None when that is too far back."""
+    if upto - after > REPLAY_LIMIT or after < 0:
+        return None
+    if upto <= after:
+        return []
+    rows = (RoomEvent.objects.filter(room_id=room_id, version__gt=after, version__lte=upto)
+            .order_by("version").values_list("version", "event"))
+    return [{"version": v, **e} for v, e in rows]
+
+
+def load(room_id: str) -> Room:
+    return _load(room_id)
+
+
+def summary(room: Room) -> dict:
+    """The public summary of GET /api/rooms/<id>: never a token or a hidden card."""
+    return {"room_id": room.id, "game": room.game, "mode": room.mode, "options": room.options,
+            "cpu_level": room.cpu_level, "status": room.status,
+            "seats": public_seats(room.seats), "version": room.version,
+            "invite_url": invite_url(room.id)}

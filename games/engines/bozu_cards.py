@@ -110,7 +110,7 @@ _POETS = (
     (70, "Ryōzen Hōshi", "良暹法師"),
     (71, "Dainagon Tsunenobu", "大納言経信"),
     (72, "Yūshi Naishinnō-ke no Kii", "祐子内親王家紀伊"),
-    (73, "Saki no Chūnagon Masafusa", "前中納言匡房"),
+    (73, "Gon-chūnagon Masafusa", "権中納言匡房"),
     (74, "Minamoto no Toshiyori Ason", "源俊頼朝臣"),
     (75, "Fujiwara no Mototoshi", "藤原基俊"),
     (76, "Hosshōji Nyūdō Saki no Kanpaku Daijōdaijin", "法性寺入道前関白太政大臣"),

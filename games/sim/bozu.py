@@ -29,10 +29,14 @@ FAST_FROM_GAMES = 10_000
 BATCH = 8192  # games per NumPy batch: large enough to amortise, small enough to stay in cache
 FLIPS = len(POEMS)
 
-# Role codes for the arrays, in the engine's ROLES order.
+# Role codes for the arrays, in the engine's ROLES order; "to_pile" needs no code of its own
+# below: every role that is not a monk's or a lady's puts the card on the flipper's pile.
 ROLE_CODE = {role: code for code, role in enumerate(bozu.ROLES)}
-_TO_PILE, _PILE_TO_CENTRE, _TAKES_CENTRE, _FLIP_AGAIN, _MISS_NEXT_TURN, _OTHERS_TO_CENTRE = (
-    ROLE_CODE[role] for role in bozu.ROLES)
+_PILE_TO_CENTRE = ROLE_CODE[bozu.PILE_TO_CENTRE]
+_TAKES_CENTRE = ROLE_CODE[bozu.TAKES_CENTRE]
+_FLIP_AGAIN = ROLE_CODE[bozu.FLIP_AGAIN]
+_MISS_NEXT_TURN = ROLE_CODE[bozu.MISS_NEXT_TURN]
+_OTHERS_TO_CENTRE = ROLE_CODE[bozu.OTHERS_TO_CENTRE]
 
 # poem * golden gamma (mod 2**64) for poems 1..100: the per-card SplitMix64 increments.
 _POEM_GAMMAS = np.array([(poem * bozu.GOLDEN_GAMMA) & bozu.MASK64 for poem in POEMS], dtype=np.uint64)

@@ -1,7 +1,49 @@
+"""Page views: home, each game's menu and rules, the room page. The rooms API is in games/api.py."""
+import re
+
+from django.http import Http404
 from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
 
-from .catalog import GAMES
+from .catalog import GAMES, GAMES_BY_SLUG, MODE_HELP, MODE_LABELS
+
+# Room ids are secrets.token_urlsafe strings; anything else cannot be a room.
+ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
+def _game(slug: str) -> dict:
+    try:
+        return GAMES_BY_SLUG[slug]
+    except KeyError:
+        raise Http404("No such game.") from None
+
+
+def _menus(games):
+    return [{**game,
+             "players_range": range(game["players"]["min"], game["players"]["max"] + 1),
+             "mode_buttons": [{"mode": m, "label": MODE_LABELS[m], "help": MODE_HELP[m]}
+                              for m in game["modes"]]}
+            for game in games]
+
+
+@ensure_csrf_cookie  # the menu script posts to /api/rooms with this cookie's token
 def home(request):
-    return render(request, "home.html", {"games": GAMES})
+    return render(request, "home.html", {"games": _menus(GAMES)})
+
+
+@ensure_csrf_cookie
+def game_menu(request, slug):
+    game = _menus([_game(slug)])[0]
+    return render(request, "games/menu_page.html", {"game": game})
+
+
+def rules(request, slug):
+    game = _game(slug)
+    return render(request, f"games/rules/{slug}.html", {"game": game})
+
+
+@ensure_csrf_cookie
+def room(request, room_id):
+    if not ROOM_ID.match(room_id):
+        raise Http404("No such room.")
+    return render(request, "games/room.html", {"room_id": room_id})

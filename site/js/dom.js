@@ -1,0 +1,47 @@
+// A tiny element builder: h("button", {class: "btn", onclick}, "Flip").
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export const tokenKey = (roomId) => `seat-token:${roomId}`;
+
+export function roomIdFromUrl(url) {
+  const match = new URL(url, location.origin).pathname.match(/^\/r\/([^/]+)/);
+  return match ? match[1] : null;
+}
+
+// Creates a room through the rooms API; keeps the seat token; answers the room's page URL.
+export async function createRoom(body) {
+  const response = await fetch("/api/rooms", {
+    method: "POST",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
+    credentials: "same-origin",
+    body: JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await response.json(); } catch { /* an empty or HTML answer: reported below */ }
+  if (response.status !== 201 || !data || !data.room_id) {
+    const message = data && data.error ? data.error.message : `HTTP ${response.status}`;
+    throw new Error(message);
+  }
+  localStorage.setItem(tokenKey(data.room_id), data.seat_token);
+  return data.invite_url;
+}

@@ -1,0 +1,343 @@
+// The room page: seats, room controls, invite link, reconnecting banner, result screen; the
+// game itself is drawn by site/js/games/<game>.js on the table and in the button panel.
+import { RoomClient } from "./client.js";
+import { Table } from "./table.js";
+import { h, createRoom, roomIdFromUrl, tokenKey } from "../dom.js";
+import { gettext, fmt } from "../i18n.js";
+
+const COLOURS = {
+  red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
+  blue: gettext("Blue"), purple: gettext("Purple"), orange: gettext("Orange"),
+};
+const GAME_NAMES = {memory: gettext("Memory"), bozu: gettext("Bozu Mekuri"), gin: gettext("Gin Rummy")};
+const RENDERERS = {
+  memory: () => import("../games/memory.js"),
+  bozu: () => import("../games/bozu.js"),
+  gin: () => import("../games/gin.js"),
+};
+
+const root = document.getElementById("room");
+const roomId = root.dataset.roomId;
+const $ = (id) => document.getElementById(id);
+const client = new RoomClient(roomId);
+const table = new Table({
+  wrap: $("table-wrap"), viewport: $("table-viewport"), stage: $("table-stage"),
+  surface: $("table-surface"),
+});
+
+let room = null;
+let view = null;
+let renderer = null;
+let rendererGame = null;
+let loading = null;
+let resultHidden = false;
+let resultShownFor = null;
+let nextRoomUrl = null;
+
+export function seatName(seat) {
+  const info = room && room.seats[seat];
+  if (!info) return COLOURS.red;
+  const colourName = COLOURS[info.colour] || info.colour;
+  // The server names seats by colour (in English) unless the holder has an account name.
+  const english = info.colour ? info.colour[0].toUpperCase() + info.colour.slice(1) : "";
+  return info.name && info.name !== english ? info.name : colourName;
+}
+
+function mySeats() {
+  return room && room.you && Array.isArray(room.you.seats) ? room.you.seats : [];
+}
+
+const ctx = {
+  surface: $("table-surface"),
+  panel: $("game-panel"),
+  table,
+  seatName,
+  seatColour: (seat) => (room && room.seats[seat] ? room.seats[seat].colour : "red"),
+  get room() { return room; },
+  get view() { return view; },
+  // The seat drawn nearest: your own (the first one), else Red.
+  get homeSeat() {
+    const seats = mySeats();
+    return room && room.mode !== "local" && seats.length ? seats[0] : 0;
+  },
+  canAct() {
+    return Boolean(room && view && room.status === "playing" && view.current_player !== null
+      && view.current_player !== undefined && mySeats().includes(view.current_player)
+      && (view.legal_actions || []).length);
+  },
+  act(action) {
+    const fields = {action};
+    if (room.mode === "local") fields.seat = view.current_player;
+    return client.send("action", fields);
+  },
+  setLastMove(text) { $("last-move").textContent = text || ""; },
+  toast,
+};
+
+client.addEventListener("state", (event) => onState(event.detail));
+client.addEventListener("joined", () => toast(gettext("You have a seat. Your turn will come."), "ok"));
+client.addEventListener("error", (event) => {
+  const {code, message} = event.detail;
+  if (code === "bad_token") return;  // the page simply offers Join instead
+  toast(message || code);
+});
+client.addEventListener("next_room", (event) => onNextRoom(event.detail));
+client.addEventListener("connection", (event) => {
+  $("reconnect-banner").hidden = event.detail.up;
+  root.classList.toggle("offline", !event.detail.up);
+});
+client.addEventListener("gone", () => {
+  $("room-title").textContent = gettext("This table does not exist (any more).");
+  $("room-actions").replaceChildren(h("a", {class: "btn btn-primary", href: "/"}, gettext("Choose a game")));
+  $("reconnect-banner").hidden = true;
+});
+window.addEventListener("online", () => { if (!client.open) client.drop(); });
+// Test and debugging hook: the page's client (never holds anything the page cannot see).
+window.roomClient = client;
+client.connect();
+
+async function onState(message) {
+  const previous = room;
+  room = message.room;
+  view = message.view;
+  if (room.next_room && room.next_room.invite_url) nextRoomUrl = room.next_room.invite_url;
+  if (rendererGame !== room.game) {
+    loading = loading || RENDERERS[room.game]().then((module) => {
+      renderer = module.create(ctx);
+      rendererGame = room.game;
+      document.body.dataset.game = room.game;
+      table.setZoomable(Boolean(module.zoomable));
+    });
+    await loading;
+  }
+  if (message.room !== room) return;  // a newer state arrived while the renderer loaded
+  renderTitle();
+  renderSeats();
+  renderInvite();
+  renderActions();
+  renderer.render(view, message.event, previous === null || Boolean(message.resync));
+  renderResult();
+  root.dataset.status = room.status;
+  root.dataset.version = String(message.version);
+}
+
+function renderTitle() {
+  const name = GAME_NAMES[room.game] || room.game;
+  const status = {
+    waiting: gettext("waiting for players"),
+    playing: "",
+    finished: gettext("game over"),
+  }[room.status];
+  $("room-title").textContent = status ? `${name} · ${status}` : name;
+  document.title = `${name} · ${gettext("Card Table")}`;
+  const seats = mySeats();
+  let you;
+  if (room.mode === "local") you = gettext("Everybody plays on this device: the panel acts for whoever's turn it is.");
+  else if (seats.length) you = fmt(gettext("You play %(colour)s."), {colour: seatName(seats[0])});
+  else you = gettext("You are watching.");
+  $("room-you").textContent = you;
+}
+
+function scoreOf(seat) {
+  if (renderer && renderer.seatScore) return renderer.seatScore(view, seat);
+  return view && view.scores ? view.scores[seat] : 0;
+}
+
+const PRESENCE = {
+  free: gettext("free seat"),
+  connected: "",
+  disconnected: gettext("connection lost"),
+  cpu: gettext("CPU"),
+};
+
+function renderSeats() {
+  const list = $("seats");
+  const mine = mySeats();
+  list.replaceChildren(...room.seats.map((seat) => {
+    const current = view && view.current_player === seat.seat && room.status === "playing";
+    const tags = [];
+    if (mine.includes(seat.seat) && room.mode !== "local") tags.push(gettext("you"));
+    if (seat.holder === "cpu" || (seat.presence === "cpu" && seat.holder !== "human")) tags.push(gettext("CPU"));
+    else if (PRESENCE[seat.presence]) tags.push(PRESENCE[seat.presence]);
+    return h("li", {
+      class: `seat seat-${seat.colour}${current ? " current" : ""} presence-${seat.presence}`,
+      "aria-current": current ? "true" : null,
+      dataset: {seat: seat.seat},
+    },
+    h("span", {class: "seat-dot", "aria-hidden": "true"}),
+    h("span", {class: "seat-name"}, seatName(seat.seat)),
+    tags.length ? h("span", {class: "seat-tag"}, tags.join(" · ")) : null,
+    h("span", {class: "seat-score", "aria-label": gettext("score")}, String(scoreOf(seat.seat) ?? 0)),
+    current ? h("span", {class: "visually-hidden"}, gettext("(to play)")) : null);
+  }));
+}
+
+function renderInvite() {
+  const box = $("invite");
+  const show = room.mode === "friends" && room.status !== "finished" && mySeats().length > 0;
+  box.hidden = !show;
+  box.classList.toggle("invite-waiting", room.status === "waiting");
+  if (show) $("invite-link").value = `${location.origin}/r/${roomId}`;
+}
+
+$("copy-invite").addEventListener("click", async () => {
+  const input = $("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  $("copy-invite").textContent = gettext("Copied");
+  setTimeout(() => { $("copy-invite").textContent = gettext("Copy"); }, 2000);
+});
+
+function button(label, onclick, extra = {}) {
+  return h("button", {type: "button", class: `btn ${extra.class || ""}`, onclick, ...extra.attrs}, label);
+}
+
+// "Resign" ends the game: the first press asks, the second does it (no modal, keyboard friendly).
+function confirmButton(label, confirmLabel, onConfirm, attrs = {}) {
+  let armed = false;
+  const el = button(label, () => {
+    if (armed) { onConfirm(); return; }
+    armed = true;
+    el.textContent = confirmLabel;
+    el.classList.add("btn-danger");
+    setTimeout(() => { armed = false; el.textContent = label; el.classList.remove("btn-danger"); }, 4000);
+  }, {attrs});
+  return el;
+}
+
+function takeableSeats() {
+  return room.seats.filter((s) => s.presence === "cpu" && s.holder === "human");
+}
+
+function renderActions() {
+  const box = $("room-actions");
+  const items = [];
+  const isPlayer = mySeats().length > 0;
+  const free = room.seats.filter((s) => s.presence === "free");
+  if (!isPlayer && room.mode === "friends" && free.length && room.status !== "finished") {
+    items.push(button(gettext("Join"), () => client.send("join"), {class: "btn-primary", attrs: {id: "join"}}));
+  }
+  if (!isPlayer && room.status === "playing") {
+    for (const seat of takeableSeats()) {
+      items.push(button(fmt(gettext("Take %(name)s's seat"), {name: seatName(seat.seat)}),
+        () => client.send("take_seat", {seat: seat.seat}),
+        {class: "btn-primary", attrs: {dataset: {takeSeat: seat.seat}}}));
+    }
+  }
+  if (room.status === "waiting" && room.creator) {
+    items.push(button(gettext("Start with CPU in the free seats"), () => client.send("start"),
+      {class: "btn-primary", attrs: {id: "start"}}));
+  }
+  if (isPlayer && room.status === "playing" && (room.mode === "cpu" || room.mode === "friends")) {
+    if (room.seats.length >= 3) {
+      items.push(confirmButton(gettext("Leave (CPU plays for you)"), gettext("Really leave?"),
+        () => client.send("leave"), {id: "leave"}));
+    } else {
+      items.push(confirmButton(gettext("Resign"), gettext("Really resign?"),
+        () => client.send("resign"), {id: "resign"}));
+    }
+  }
+  if (isPlayer && room.status === "finished") {
+    items.push(...afterGameButtons("panel"));
+  }
+  items.push(h("a", {class: "btn btn-quiet", href: `/${room.game}/`}, gettext("Menu")));
+  box.replaceChildren(...items);
+}
+
+function afterGameButtons(where) {
+  const items = [button(gettext("Play again"), () => client.send("play_again"),
+    {class: "btn-primary", attrs: {dataset: {act: "play-again", where}}})];
+  if (room.mode === "friends") {
+    items.push(button(gettext("Invite with a new link"), () => client.send("new_link"),
+      {attrs: {dataset: {act: "new-link", where}}}));
+  } else {
+    // Outside friends' rooms a fresh table is simply a new room from the same menu.
+    items.push(button(gettext("New game with these options"), () => newSameRoom(),
+      {attrs: {dataset: {act: "new-game", where}}}));
+  }
+  if (nextRoomUrl) {
+    items.push(h("a", {class: "btn btn-primary", href: nextRoomUrl, dataset: {act: "next-room"}},
+      gettext("Join the new table")));
+  }
+  return items;
+}
+
+async function newSameRoom() {
+  try {
+    location.assign(await createRoom({game: room.game, mode: room.mode, options: room.options,
+                                      cpu_level: room.cpu_level, origin: "result"}));
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function onNextRoom(message) {
+  nextRoomUrl = message.invite_url;
+  const id = roomIdFromUrl(message.invite_url);
+  if (message.seat_token && id) {
+    localStorage.setItem(tokenKey(id), message.seat_token);
+    location.assign(message.invite_url);
+    return;
+  }
+  toast(gettext("A new table is ready: press Join the new table."), "ok");
+  if (room) { renderActions(); renderResult(true); }
+}
+
+function renderResult(force = false) {
+  const box = $("result");
+  if (!room || room.status !== "finished" || !view || !view.result) {
+    box.hidden = true;
+    resultShownFor = null;
+    resultHidden = false;
+    return;
+  }
+  const key = `${room.id}:${view.moves}`;
+  if (resultShownFor === key && !force) return;
+  if (resultShownFor !== key) resultHidden = false;
+  resultShownFor = key;
+  const result = view.result;
+  const mine = mySeats();
+  let headline;
+  if (room.mode === "solo") headline = gettext("Table cleared!");
+  else if (result.draw) headline = gettext("It's a draw!");
+  else if (room.mode !== "local" && mine.length && result.winners.includes(mine[0])) headline = gettext("You win!");
+  else headline = fmt(gettext("%(name)s wins!"), {name: result.winners.map(seatName).join(", ")});
+  const rows = [];
+  result.ranking.forEach((group, index) => {
+    for (const seat of group) {
+      rows.push(h("tr", {class: `seat-${ctx.seatColour(seat)}`},
+        h("td", {}, String(index + 1)),
+        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(seat)),
+        h("td", {}, String(result.scores[seat]))));
+    }
+  });
+  const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view) : null;
+  const buttons = mine.length ? afterGameButtons("result") : [
+    h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
+  ];
+  box.replaceChildren(h("div", {class: "result-card"},
+    h("h2", {id: "result-title", tabindex: "-1"}, headline),
+    room.mode === "solo" ? null : h("table", {class: "ranking"},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
+        h("th", {scope: "col"}, gettext("Score")))),
+      h("tbody", {}, rows)),
+    extra,
+    h("div", {class: "result-buttons"}, buttons,
+      button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"}))));
+  box.hidden = resultHidden;
+  if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});
+}
+
+let toastTimer = null;
+function toast(text, kind = "error") {
+  const el = $("toast");
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}

@@ -42,7 +42,7 @@ class GameRecord(models.Model):
     players = models.PositiveSmallIntegerField()
     result = models.CharField(max_length=8, choices=RESULTS)
     rank = models.PositiveSmallIntegerField()
-    score = models.IntegerField()
+    score = models.IntegerField(null=True, blank=True)  # None when a game keeps no score
     resigned = models.BooleanField(default=False)
     failed_flips = models.PositiveIntegerField(null=True, blank=True)  # solo Memory only
     moves = models.PositiveIntegerField()

@@ -12,7 +12,6 @@ from django.views.decorators.http import require_POST
 
 from .charts import results_chart
 from .forms import DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm
-from .models import Profile
 from .stats import player_stats
 
 
@@ -72,26 +71,24 @@ def _stats_context(request, user) -> dict:
 
 @login_required
 def me(request):
-    profile, _created = Profile.objects.get_or_create(user=request.user)
     context = _stats_context(request, request.user)
-    context["privacy_form"] = PrivacyForm(instance=profile)
-    context["profile"] = profile
+    # request.user.profile (not a fresh query) is the object the header's telemetry snippet reads too.
+    context["privacy_form"] = PrivacyForm(instance=request.user.profile)
     return render(request, "accounts/me.html", context)
 
 
 @login_required
 @require_POST
 def privacy(request):
-    profile, _created = Profile.objects.get_or_create(user=request.user)
     # Two checkboxes: an absent one is off, so every POST is valid.
-    PrivacyForm(request.POST, instance=profile).save()
+    PrivacyForm(request.POST, instance=request.user.profile).save()
     return redirect(reverse("accounts:me") + "#privacy")
 
 
 @login_required
 def export(request):
     user = request.user
-    profile, _created = Profile.objects.get_or_create(user=user)
+    profile = user.profile
     data = {
         "exported_at": timezone.now().isoformat(),
         "account": {

@@ -1,12 +1,9 @@
 """Fixtures for the accounts tests: players and "game finished" records in the documented format."""
-from datetime import datetime, timedelta, timezone
-
 import pytest
 from django.contrib.auth.models import User
 
+from accounts_testlib import PASSWORD, game_record
 from games.signals import game_finished
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -19,26 +16,6 @@ def make_user(db):
 @pytest.fixture
 def alice(make_user):
     return make_user("alice", email="alice@example.com")
-
-
-def game_record(seats, *, game="memory", mode="cpu", cpu_level="hard", options=None,
-                moves=40, duration=125.0, finished_at=None):
-    """A record as games/signals.py documents it; ``seats`` lists per-seat overrides."""
-    finished_at = finished_at or datetime(2026, 3, 14, 15, 9, tzinfo=timezone.utc)
-    full_seats = []
-    for number, overrides in enumerate(seats):
-        seat = {"seat": number, "holder": "cpu", "user_id": None, "result": "loss",
-                "score": 0, "rank": 2, "resigned": False, "failed_flips": None}
-        seat.update(overrides)
-        full_seats.append(seat)
-    return {
-        "game": game, "mode": mode,
-        "options": options if options is not None else {"players": len(seats), "cards": 24},
-        "cpu_level": cpu_level, "moves": moves, "duration_seconds": duration,
-        "started_at": finished_at - timedelta(seconds=duration), "finished_at": finished_at,
-        "seats": full_seats, "room_origin": "menu" if mode == "friends" else None,
-        "reconnections": 0,
-    }
 
 
 @pytest.fixture

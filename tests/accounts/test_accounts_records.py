@@ -78,3 +78,22 @@ def test_every_new_user_gets_a_profile_with_telemetry_on_and_a_private_page(db):
     assert user.profile.public_profile is False
     admin = User.objects.create_superuser("root", password="x")
     assert Profile.objects.filter(user=admin).exists()
+
+
+def test_the_cpu_level_is_kept_only_when_a_cpu_played(alice, make_user, finish_game):
+    bob = make_user("bob")
+    # A solo game and a game between people carry the room's level; it means nothing there.
+    finish_game([{"holder": "human", "user_id": alice.id, "result": "win", "rank": 1, "failed_flips": 3}],
+                mode="solo", cpu_level="medium")
+    finish_game([{"holder": "human", "user_id": alice.id, "result": "win", "rank": 1},
+                 {"holder": "human", "user_id": bob.id, "result": "loss"}], mode="friends", cpu_level="hard")
+    finish_game([{"holder": "human", "user_id": alice.id, "result": "win", "rank": 1},
+                 {"holder": "cpu", "result": "loss"}], mode="friends", cpu_level="hard")
+    assert list(GameRecord.objects.filter(user=alice).order_by("id").values_list("mode", "cpu_level")) == [
+        ("solo", ""), ("friends", ""), ("friends", "hard")]
+
+
+def test_a_game_without_scores_is_recorded_without_one(alice, finish_game):
+    finish_game([{"holder": "human", "user_id": alice.id, "result": "win", "rank": 1, "score": None},
+                 {"result": "loss", "score": None}])
+    assert GameRecord.objects.get().score is None

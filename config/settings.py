@@ -6,6 +6,8 @@ broker), SECRET_KEY, DEBUG=0, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS.
 """
 from pathlib import Path
 
+from celery.schedules import crontab
+
 from .env import (ConfigError, database_from_url, env_bool, env_float, env_int, env_list,
                   env_str, redis_url)
 
@@ -89,7 +91,22 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", REDIS_URL is Non
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE = {}
+CELERY_BEAT_SCHEDULE = {
+    # Anonymous statistics are deleted 30 days after they arrive (SPEC 6.3). Without beat (the
+    # embedded default) telemetry/schedule.py runs the same task from the server process.
+    "telemetry-purge": {"task": "telemetry.purge_expired_events",
+                        "schedule": crontab(hour=3, minute=17)},
+}
+
+TELEMETRY = {
+    "RETENTION_DAYS": 30,
+    "PURGE_BATCH": env_int("TELEMETRY_PURGE_BATCH", 20_000),
+    "EMBEDDED_PURGE_INTERVAL": env_float("TELEMETRY_EMBEDDED_PURGE_INTERVAL", 24 * 3600.0),
+    "RATE_LIMIT": env_int("TELEMETRY_RATE_LIMIT", 120),      # requests per address per window,
+    "RATE_WINDOW": env_float("TELEMETRY_RATE_WINDOW", 60.0),  # per process (docs/telemetry.md)
+    "MAX_BODY": env_int("TELEMETRY_MAX_BODY", 32 * 1024),
+    "PROXY_HOPS": env_int("TELEMETRY_PROXY_HOPS", 0),  # trusted proxies adding X-Forwarded-For
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -158,14 +175,21 @@ GAME_TIMING = {
 
 # Logging never records a client address: Daphne's access log is off (see README), and
 # Django's request logging is kept to the path-free error messages it writes.
+# Every handler scrubs addresses from messages and drops the request (and its META) from
+# records; "django" logs only through that handler, so Django's default mail_admins handler
+# (request META in the mail) is gone (telemetry/logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"no_client_address": {"()": "telemetry.logs.ScrubClientAddress"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["no_client_address"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.server": {"level": "ERROR"},
         "daphne.access": {"level": "ERROR"},
     },
 }
+DEFAULT_EXCEPTION_REPORTER_FILTER = "telemetry.logs.NoAddressReporterFilter"

@@ -1,0 +1,344 @@
+"""The one definition of what an anonymous statistics event may hold (SPEC 6.1).
+
+Every field has a type and its allowed values (or bucket edges). The browser buckets raw
+measurements with the same edges (they are handed to the page by the ``telemetry_config``
+template tag), so the server only ever sees bucket labels. Validation is strict: an unknown
+field, a field of SPEC 6.2, a wrong type or a value outside its set rejects the whole request.
+docs/telemetry.md describes the same schema for people; tests/telemetry/test_schema.py checks
+every value.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_EVENTS = 50
+
+
+class SchemaError(ValueError):
+    """A request that does not match the schema; the message says why, for the HTTP 400."""
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """Labels for a raw measurement: value < edges[0] → labels[0], edges[i-1] <= value < edges[i]
+    → labels[i], value >= edges[-1] → labels[-1]. "unknown" when the browser cannot measure."""
+
+    unit: str
+    edges: tuple[float, ...]
+    labels: tuple[str, ...]
+
+    def __post_init__(self):
+        assert len(self.labels) == len(self.edges) + 1
+
+    def label(self, value: float) -> str:
+        for edge, label in zip(self.edges, self.labels):
+            if value < edge:
+                return label
+        return self.labels[-1]
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return self.labels + ("unknown",)
+
+
+BUCKETS = {
+    # navigator.deviceMemory (GiB; Chrome reports 0.25 … 8 in powers of two).
+    "memory": Buckets("GiB", (1, 2, 4, 8), ("<1", "1-2", "2-4", "4-8", "8+")),
+    # navigator.hardwareConcurrency.
+    "cores": Buckets("cores", (2, 3, 5, 9, 17), ("1", "2", "3-4", "5-8", "9-16", "17+")),
+    # Game duration, first action to end.
+    "duration": Buckets("s", (60, 180, 600, 1800, 3600),
+                        ("<1m", "1-3m", "3-10m", "10-30m", "30-60m", "60m+")),
+    # Page open (navigationStart) to the first 3D frame, or to leaving before it.
+    "ttff": Buckets("ms", (500, 1000, 2000, 4000, 8000, 15000),
+                    ("<0.5s", "0.5-1s", "1-2s", "2-4s", "4-8s", "8-15s", "15s+")),
+    # Frames per second of the 3D table, measured over a few seconds of animation.
+    "fps": Buckets("fps", (15, 30, 45, 55), ("<15", "15-30", "30-45", "45-55", "55+")),
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str  # "enum" | "bucket" | "int" | "uuid" | "settings"
+    values: tuple = ()
+    minimum: int = 0
+    maximum: int = 0
+    doc: str = ""
+
+    def check(self, value, where: str):
+        if self.kind in ("enum", "bucket"):
+            if not isinstance(value, str):
+                raise SchemaError(f"{where}{self.name} must be a string, got {_json_type(value)}.")
+            if value not in self.values:
+                raise SchemaError(f"{where}{self.name} must be one of {', '.join(self.values)}; "
+                                  f"got {_short(value)}.")
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SchemaError(f"{where}{self.name} must be a whole number, got {_json_type(value)}.")
+            if not self.minimum <= value <= self.maximum:
+                raise SchemaError(f"{where}{self.name} must be from {self.minimum} to {self.maximum}; "
+                                  f"got {value}.")
+        elif self.kind == "uuid":
+            if not isinstance(value, str) or not UUID4.fullmatch(value):
+                raise SchemaError(f"{where}{self.name} must be a lowercase UUID version 4 "
+                                  "(crypto.randomUUID()).")
+        else:  # pragma: no cover - the table below only uses the kinds above
+            raise AssertionError(self.kind)
+
+
+def enum(name, values, doc=""):
+    return Field(name, "enum", tuple(values), doc=doc)
+
+
+def bucket(name, doc=""):
+    return Field(name, "bucket", BUCKETS[name].values, doc=doc)
+
+
+UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+
+GAMES = ("memory", "bozu", "gin")
+MODES = ("cpu", "local", "solo", "friends")
+CPU_LEVELS = ("easy", "medium", "normal", "hard")
+# Browser and OS family: derived by the server from the User-Agent header (useragent.py),
+# which is then discarded. A client may not send them.
+BROWSERS = ("chrome", "edge", "firefox", "safari", "opera", "samsung", "other")
+OSES = ("windows", "macos", "ios", "android", "linux", "chromeos", "other")
+
+# Fields every event may carry: the page-open id and what the page knows about the device.
+CONTEXT = {f.name: f for f in (
+    Field("page", "uuid", doc="made by crypto.randomUUID() at every page open, kept in memory only"),
+    enum("device", ("mobile", "desktop", "unknown"), "navigator.userAgentData.mobile, or a coarse pointer"),
+    bucket("memory", "navigator.deviceMemory"),
+    bucket("cores", "navigator.hardwareConcurrency"),
+    enum("net", ("slow-2g", "2g", "3g", "4g", "unknown"), "navigator.connection.effectiveType"),
+    enum("cache", ("all", "part", "none", "unknown"),
+         "how many of the page's scripts and styles came from the browser cache (resource timing)"),
+)}
+
+GAME = enum("game", GAMES)
+MODE = enum("mode", MODES)
+CPU_LEVEL = enum("cpu_level", CPU_LEVELS, "the level of the CPU seats, when there are any")
+SETTINGS_FIELD = Field("settings", "settings", doc="the game's options, see SETTINGS")
+
+# Every event type with its own fields: (required, optional).
+EVENT_TYPES: dict[str, tuple[tuple[Field, ...], tuple[Field, ...]]] = {
+    "page_view": ((), ()),
+    "game_start": ((GAME, MODE, SETTINGS_FIELD), (CPU_LEVEL,)),
+    "game_end": ((GAME, MODE, SETTINGS_FIELD,
+                  enum("result", ("win", "loss", "draw", "none"),
+                       "from this page's seat; none for this-device games and spectators"),
+                  Field("move_count", "int", minimum=0, maximum=100_000,
+                        doc="how many moves the game had (a count, never the moves)"),
+                  bucket("duration")),
+                 (CPU_LEVEL,)),
+    "room_created": ((GAME, enum("origin", ("menu", "result", "new_link"),
+                                 "the screen that created the room"),
+                      enum("outcome", ("ok", "failed"))), ()),
+    "room_step": ((GAME, enum("step", ("connect", "spectate", "join", "take_seat")),
+                   enum("outcome", ("ok", "failed"))), ()),
+    "room_session": ((GAME, Field("reconnections", "int", minimum=0, maximum=1000,
+                                  doc="reconnections during this page's stay in the room")), ()),
+    "view3d_failed": ((enum("reason", ("unsupported", "error", "timeout")),), (GAME,)),
+    "view3d_first_frame": ((bucket("ttff"),), (GAME,)),
+    "view3d_left_early": ((bucket("ttff"), enum("how", ("hidden", "closed"),
+                                                 "tab hidden, or page closed, before the first frame")),
+                          (GAME,)),
+    "view3d_speed": ((bucket("fps"),), (GAME,)),
+    "load_failure": ((enum("failure", ("script", "style", "api", "websocket", "error")),), (GAME,)),
+}
+
+# The options of each game, as the menu sends them to POST /api/rooms (engine names).
+SETTINGS: dict[str, dict[str, Field]] = {
+    "memory": {f.name: f for f in (
+        Field("players", "int", minimum=1, maximum=6),
+        Field("cards", "enum", (24, 40, 52)),
+        Field("jokers", "enum", (True, False)),
+        enum("match", ("rank", "rank_colour", "zebra")),
+    )},
+    "bozu": {f.name: f for f in (
+        Field("players", "int", minimum=2, maximum=4),
+        enum("semimaru", ("monk", "noble", "skip", "others_to_centre")),
+        enum("emperor", ("noble", "again")),
+        Field("lady_empty_again", "enum", (True, False)),
+    )},
+    "gin": {f.name: f for f in (
+        Field("players", "int", minimum=2, maximum=2),
+        Field("target", "int", minimum=1, maximum=1000),
+    )},
+}
+
+# SPEC 6.2: never sent, never stored. Matched on the name with case and punctuation removed,
+# anywhere in an event (settings included), so "roomId", "room-id" and "ROOM_ID" all count.
+FORBIDDEN = {
+    "room": "the room id", "roomid": "the room id", "invite": "the room id",
+    "inviteurl": "the room id",
+    "seattoken": "seat tokens", "token": "seat tokens", "seat": "seat tokens",
+    "moves": "moves", "movelist": "moves", "actions": "moves", "history": "moves",
+    "board": "board positions", "positions": "board positions", "cards": "board positions",
+    "hand": "board positions", "layout": "board positions",
+    "gpu": "the GPU model", "gpumodel": "the GPU model", "renderer": "the GPU model",
+    "glrenderer": "the GPU model", "vendor": "the GPU model",
+    "url": "the page URL", "pageurl": "the page URL", "href": "the page URL",
+    "location": "the page URL", "path": "the page URL", "referrer": "the page URL",
+    "referer": "the page URL",
+    "ip": "the IP address", "ipaddress": "the IP address", "remoteaddr": "the IP address",
+    "clientip": "the IP address", "xforwardedfor": "the IP address",
+    "useragent": "the User-Agent (the server derives browser and OS family itself)",
+}
+# Memory's "cards" setting (deck size) is allowed inside settings; nowhere else.
+SETTINGS_ALLOWED = {"cards"}
+SERVER_FIELDS = {"browser": BROWSERS, "os": OSES}
+
+# Columns of an accepted event (telemetry.models.Event), all of them optional but "type".
+ALL_FIELDS: dict[str, Field] = dict(CONTEXT)
+for _required, _optional in EVENT_TYPES.values():
+    for _f in _required + _optional:
+        ALL_FIELDS[_f.name] = _f
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "...'"
+
+
+def _refuse_forbidden(name, where: str, in_settings: bool = False):
+    key = _normal(str(name))
+    if in_settings and key in SETTINGS_ALLOWED:
+        return
+    if key in FORBIDDEN:
+        raise SchemaError(f"{where}{_short(name)} is never accepted: {FORBIDDEN[key]} is never sent "
+                          "(privacy page, SPEC 6.2).")
+
+
+def _check_settings(game: str, value, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise SchemaError(f"{where}settings must be an object, got {_json_type(value)}.")
+    fields = SETTINGS[game]
+    for name, item in value.items():
+        _refuse_forbidden(name, where + "settings.", in_settings=True)
+        if name not in fields:
+            raise SchemaError(f"{where}settings.{_short(name)} is not a {game} setting "
+                              f"(allowed: {', '.join(fields)}).")
+        spec = fields[name]
+        if spec.kind == "enum" and spec.values and not isinstance(spec.values[0], str):
+            # Numbers and booleans: compare type too, so true is not 1 and "52" is not 52.
+            if not any(type(item) is type(v) and item == v for v in spec.values):
+                allowed = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in spec.values)
+                raise SchemaError(f"{where}settings.{name} must be one of {allowed}; got {_short(item)}.")
+        else:
+            spec.check(item, where + "settings.")
+    return dict(value)
+
+
+def validate_event(raw, index: int = 0) -> dict:
+    """One event → a clean dict of column values, or SchemaError naming the event and field."""
+    where = f"events[{index}]."
+    if not isinstance(raw, dict):
+        raise SchemaError(f"events[{index}] must be an object, got {_json_type(raw)}.")
+    for name in raw:
+        _refuse_forbidden(name, where)
+        if name in SERVER_FIELDS:
+            raise SchemaError(f"{where}{name} is set by the server from the User-Agent; do not send it.")
+    kind = raw.get("type")
+    if kind not in EVENT_TYPES:
+        raise SchemaError(f"{where}type must be one of {', '.join(EVENT_TYPES)}; got {_short(kind)}.")
+    required, optional = EVENT_TYPES[kind]
+    allowed = {f.name: f for f in required + optional}
+    allowed.update(CONTEXT)
+    if "page" not in raw:
+        raise SchemaError(f"{where}page (the page-open id) is required.")
+    for spec in required:
+        if spec.name not in raw:
+            raise SchemaError(f"{where}{spec.name} is required in a {kind} event.")
+    clean = {"type": kind}
+    for name, value in raw.items():
+        if name == "type":
+            continue
+        if name not in allowed:
+            known = name in ALL_FIELDS
+            raise SchemaError(f"{where}{_short(name)} is "
+                              + (f"not part of a {kind} event." if known else "not a known field."))
+        spec = allowed[name]
+        if spec.kind == "settings":
+            clean[name] = _check_settings(raw["game"], value, where)
+        else:
+            spec.check(value, where)
+            clean[name] = value
+    return clean
+
+
+def validate_batch(payload) -> tuple[list[dict], bool]:
+    """The request body → (clean events, opt_in). opt_in is true when the visitor turned the
+    switch on themselves, which overrides Sec-GPC (SPEC 6.3)."""
+    if not isinstance(payload, dict):
+        raise SchemaError("The body must be a JSON object {\"events\": [...]}.")
+    unknown = set(payload) - {"events", "opt_in"}
+    if unknown:
+        raise SchemaError(f"Unknown top-level field(s): {', '.join(sorted(map(_short, unknown)))}.")
+    opt_in = payload.get("opt_in", False)
+    if not isinstance(opt_in, bool):
+        raise SchemaError("opt_in must be true or false.")
+    events = payload.get("events")
+    if not isinstance(events, list):
+        raise SchemaError("events must be a list.")
+    if not 1 <= len(events) <= MAX_EVENTS:
+        raise SchemaError(f"events must hold 1 to {MAX_EVENTS} events; got {len(events)}.")
+    return [validate_event(raw, i) for i, raw in enumerate(events)], opt_in
+
+
+def client_config() -> dict:
+    """What the browser collector needs to bucket exactly as the server expects."""
+    return {
+        "buckets": {name: {"edges": list(b.edges), "labels": list(b.labels)} for name, b in BUCKETS.items()},
+        "max_events": MAX_EVENTS,
+    }
+
+
+def describe() -> list[dict]:
+    """The schema for people (the privacy page lists exactly this)."""
+    rows = []
+    for name, spec in CONTEXT.items():
+        rows.append({"field": name, "events": "every event", "values": _values_text(spec), "doc": spec.doc})
+    seen = set(CONTEXT)
+    for kind, (required, optional) in EVENT_TYPES.items():
+        for spec in required + optional:
+            if spec.name in seen:
+                continue
+            seen.add(spec.name)
+            users = [k for k, (r, o) in EVENT_TYPES.items() if spec.name in {f.name for f in r + o}]
+            rows.append({"field": spec.name, "events": ", ".join(users), "values": _values_text(spec),
+                         "doc": spec.doc})
+    for name, values in SERVER_FIELDS.items():
+        rows.append({"field": name, "events": "every event (set by the server)",
+                     "values": ", ".join(values), "doc": "reduced from the User-Agent, which is then discarded"})
+    return rows
+
+
+def _values_text(spec: Field) -> str:
+    if spec.kind == "uuid":
+        return "random UUID v4"
+    if spec.kind == "int":
+        return f"whole number {spec.minimum}–{spec.maximum}"
+    if spec.kind == "settings":
+        return "; ".join(f"{game}: {', '.join(fields)}" for game, fields in SETTINGS.items())
+    return ", ".join(map(str, spec.values))

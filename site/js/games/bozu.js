@@ -68,7 +68,8 @@ export function create(ctx) {
   const felt = h("div", {class: "bozu-table", "aria-hidden": "true"});
   const deck = place(h("button", {type: "button", class: "bozu-deck", tabindex: "-1",
     onclick: () => flip()}, h("span", {class: "deck-count"})), DECK.x, DECK.y);
-  const centre = place(h("div", {class: "bozu-centre"}, h("span", {class: "pile-label"})), CENTRE.x, CENTRE.y);
+  const centre = place(h("div", {class: "bozu-centre"}, h("div", {class: "pile-cards"}),
+    h("span", {class: "pile-label"})), CENTRE.x, CENTRE.y);
   felt.append(deck, centre);
   surface.replaceChildren(felt);
   let piles = [];
@@ -97,7 +98,7 @@ export function create(ctx) {
   }
 
   function stack(el, count, top) {
-    const cards = el.querySelector(".pile-cards") || el;
+    const cards = el.querySelector(".pile-cards");
     cards.replaceChildren(top ? karuta(top) : h("div", {class: "karuta-empty"}));
     // The pile's thickness grows with its count (capped so it stays on the table).
     el.style.setProperty("--depth", String(Math.min(count, 40)));

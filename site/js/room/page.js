@@ -100,7 +100,7 @@ async function onState(message) {
   const previous = room;
   room = message.room;
   view = message.view;
-  if (room.next_room && room.next_room.invite_url) nextRoomUrl = room.next_room.invite_url;
+  if (room.next_room) nextRoomUrl = room.next_room;
   if (rendererGame !== room.game) {
     loading = loading || RENDERERS[room.game]().then((module) => {
       renderer = module.create(ctx);
@@ -209,8 +209,9 @@ function confirmButton(label, confirmLabel, onConfirm, attrs = {}) {
   return el;
 }
 
+// In a friends' room a spectator may take over any seat the CPU is playing.
 function takeableSeats() {
-  return room.seats.filter((s) => s.presence === "cpu" && s.holder === "human");
+  return room.mode === "friends" ? room.seats.filter((s) => s.presence === "cpu") : [];
 }
 
 function renderActions() {
@@ -232,11 +233,11 @@ function renderActions() {
     items.push(button(gettext("Start with CPU in the free seats"), () => client.send("start"),
       {class: "btn-primary", attrs: {id: "start"}}));
   }
-  if (isPlayer && room.status === "playing" && (room.mode === "cpu" || room.mode === "friends")) {
-    if (room.seats.length >= 3) {
+  if (isPlayer && room.status === "playing") {
+    if (room.seats.length >= 3 && room.mode === "friends") {
       items.push(confirmButton(gettext("Leave (CPU plays for you)"), gettext("Really leave?"),
         () => client.send("leave"), {id: "leave"}));
-    } else {
+    } else if (room.seats.length === 2 && (room.mode === "cpu" || room.mode === "friends")) {
       items.push(confirmButton(gettext("Resign"), gettext("Really resign?"),
         () => client.send("resign"), {id: "resign"}));
     }
@@ -289,17 +290,18 @@ function onNextRoom(message) {
 
 function renderResult(force = false) {
   const box = $("result");
-  if (!room || room.status !== "finished" || !view || !view.result) {
+  // A resignation ends the game without the engine's own result: the room's result says it.
+  const result = room && (room.result || (view && view.result));
+  if (!room || room.status !== "finished" || !result) {
     box.hidden = true;
     resultShownFor = null;
     resultHidden = false;
     return;
   }
-  const key = `${room.id}:${view.moves}`;
+  const key = `${room.id}:${root.dataset.games || 0}:${view.moves}`;
   if (resultShownFor === key && !force) return;
   if (resultShownFor !== key) resultHidden = false;
   resultShownFor = key;
-  const result = view.result;
   const mine = mySeats();
   let headline;
   if (room.mode === "solo") headline = gettext("Table cleared!");
@@ -312,7 +314,7 @@ function renderResult(force = false) {
       rows.push(h("tr", {class: `seat-${ctx.seatColour(seat)}`},
         h("td", {}, String(index + 1)),
         h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(seat)),
-        h("td", {}, String(result.scores[seat]))));
+        h("td", {}, result.scores ? String(result.scores[seat]) : "–")));
     }
   });
   const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view) : null;
@@ -321,6 +323,8 @@ function renderResult(force = false) {
   ];
   box.replaceChildren(h("div", {class: "result-card"},
     h("h2", {id: "result-title", tabindex: "-1"}, headline),
+    Number.isInteger(result.resigned)
+      ? h("p", {class: "result-note"}, fmt(gettext("%(name)s resigned."), {name: seatName(result.resigned)})) : null,
     room.mode === "solo" ? null : h("table", {class: "ranking"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
         h("th", {scope: "col"}, gettext("Score")))),

@@ -60,7 +60,8 @@ export class Table {
   fit() {
     const box = this.viewport.getBoundingClientRect();
     if (!box.width) return;
-    this.scale = Math.min(box.width / SURFACE_W, box.height / SURFACE_H);
+    // A margin keeps the far edge inside the frame when the table is tilted.
+    this.scale = 0.92 * Math.min(box.width / SURFACE_W, box.height / SURFACE_H);
     this.apply();
   }
 

@@ -1,0 +1,456 @@
+"""Memory (Concentration, Pelmanism, shinkei-suijaku), SPEC 2.
+
+The cards lie face down in a fixed grid. On your turn you flip one face-down card, then a
+second. If they match you take both and flip again (``one_flip``: the turn passes instead); if
+not, the game enters a *reveal* phase: both stay face up, nobody may act, and the automatic
+step ``"conceal"`` (``apply_automatic``; the room applies it after 1.5 s) turns them face down
+and passes the turn. The game ends when the table is empty.
+
+Action: ``{"type": "flip", "pos": "B4"}``. Positions are named like the button panel: rows
+A, B, C… from the back (top of the grid), columns 1, 2, 3… from the left.
+
+Cards are two-character codes: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` then suit ``S H D C``
+(``"TH"`` is the ten of hearts); ``"JK"`` is a joker. Spades and clubs are black, hearts and
+diamonds red. Match rules (``match``):
+
+- ``rank``: same rank;
+- ``colour``: same rank and colour (each card has exactly one partner);
+- ``zebra``: same rank, opposite colour;
+- ``identical``: the same card of two decks (``cards=104`` and only then).
+
+Jokers match only each other, whatever the rule, and count as two pairs.
+
+Scores: with two or more players a seat's score is the cards it has taken (a pair is 2, the
+joker pair 4); most cards wins and a tie for first is a draw. Solo (one player) scores the pairs
+taken (the joker pair counts 2) and ``result()["failed_flips"]`` is the number of turns whose two
+cards did not match: fewer is better.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from games.engines.base import (
+    GameError,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    ranking_from_scores,
+    require_action,
+)
+
+GAME = "memory"
+MIN_PLAYERS, MAX_PLAYERS = 1, 6
+DECK_SIZES = (24, 40, 52, 104)
+MATCH_RULES = ("rank", "colour", "zebra", "identical")
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+RED_SUITS = "HD"
+JOKER = "JK"
+RANKS_IN_DECK = {24: 6, 40: 10, 52: 13, 104: 13}
+
+# Columns × rows per number of cards on the table; cards fill rows left to right from row A,
+# so the last row holds what is left (52: 7 cards).
+GRIDS = {
+    24: (6, 4), 26: (7, 4),
+    40: (8, 5), 42: (7, 6),
+    52: (9, 6), 54: (9, 6),
+    104: (13, 8), 106: (12, 9),
+}
+
+FIRST, SECOND, REVEAL, OVER = "first", "second", "reveal", "over"
+PHASES = (FIRST, SECOND, REVEAL, OVER)
+
+
+@dataclass(frozen=True)
+class Options:
+    players: int = 2
+    cards: int = 52
+    jokers: bool = False
+    match: str = "rank"
+    one_flip: bool = False
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "cards": self.cards, "jokers": self.jokers,
+                "match": self.match, "one_flip": self.one_flip}
+
+    @property
+    def table_size(self) -> int:
+        """Cards on the table at the start (the deck plus the jokers)."""
+        return self.cards + (2 if self.jokers else 0)
+
+
+def parse_options(raw: dict | None) -> Options:
+    """Validates options. ``identical`` goes with two decks (104) and only with them: when
+    one of ``cards=104`` / ``match=identical`` is given alone the other is implied."""
+    if raw is None:
+        return Options()
+    if isinstance(raw, Options):
+        return raw
+    if not isinstance(raw, dict):
+        raise InvalidOptions("Options must be a JSON object.")
+    unknown = sorted(set(raw) - set(Options().to_json()))
+    if unknown:
+        raise InvalidOptions(f"Unknown option(s) for Memory: {', '.join(map(str, unknown))}.")
+    players = raw.get("players", Options.players)
+    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidOptions(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}.")
+    default_cards = 104 if raw.get("match") == "identical" else Options.cards
+    cards = raw.get("cards", default_cards)
+    if not _is_int(cards) or cards not in DECK_SIZES:
+        raise InvalidOptions("cards must be 24, 40, 52 or 104 (two decks).")
+    match = raw.get("match", "identical" if cards == 104 else Options.match)
+    if match not in MATCH_RULES:
+        raise InvalidOptions(f"match must be one of {', '.join(MATCH_RULES)}.")
+    if (cards == 104) != (match == "identical"):
+        raise InvalidOptions("Two decks (cards=104) are played with match=identical, and "
+                             "match=identical needs two decks.")
+    jokers = raw.get("jokers", Options.jokers)
+    if not isinstance(jokers, bool):
+        raise InvalidOptions("jokers must be true or false.")
+    one_flip = raw.get("one_flip", Options.one_flip)
+    if not isinstance(one_flip, bool):
+        raise InvalidOptions("one_flip must be true or false.")
+    return Options(players, cards, jokers, match, one_flip)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ---------------------------------------------------------------------------- cards
+
+def deck(options: Options) -> list[str]:
+    """The cards of the game, in a fixed order (before the shuffle)."""
+    ranks = RANKS[:RANKS_IN_DECK[options.cards]]
+    one_deck = [rank + suit for rank in ranks for suit in SUITS]
+    cards = one_deck * (2 if options.cards == 104 else 1)
+    return cards + ([JOKER, JOKER] if options.jokers else [])
+
+
+def is_red(card: str) -> bool:
+    return card[-1] in RED_SUITS
+
+
+def cards_match(a: str, b: str, rule: str) -> bool:
+    if a == JOKER or b == JOKER:
+        return a == b
+    if rule == "identical":
+        return a == b
+    if a[0] != b[0]:
+        return False
+    if rule == "rank":
+        return True
+    same_colour = is_red(a) == is_red(b)
+    return same_colour if rule == "colour" else not same_colour
+
+
+def pair_value(card: str) -> int:
+    """Pairs a pair of these cards is worth: the jokers count as two."""
+    return 2 if card == JOKER else 1
+
+
+# ---------------------------------------------------------------------------- grid
+
+@dataclass(frozen=True)
+class Grid:
+    columns: int
+    rows: int
+    count: int
+
+    @property
+    def row_lengths(self) -> list[int]:
+        full, rest = divmod(self.count, self.columns)
+        return [self.columns] * full + ([rest] if rest else [])
+
+    def place(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.columns)
+
+    def name(self, index: int) -> str:
+        row, column = self.place(index)
+        return f"{chr(ord('A') + row)}{column + 1}"
+
+    def index(self, name: object) -> int | None:
+        """Position index of a name like ``"B4"``, or None when there is no such card."""
+        if not isinstance(name, str) or len(name) < 2 or not name[1:].isdigit():
+            return None
+        row, column = ord(name[0]) - ord("A"), int(name[1:]) - 1
+        if not 0 <= row < self.rows or not 0 <= column < self.columns or name[1] == "0":
+            return None
+        index = row * self.columns + column
+        return index if index < self.count else None
+
+    def neighbours(self, index: int) -> list[int]:
+        """The cards above, below, left and right of a card (for the CPU's confusions)."""
+        row, column = self.place(index)
+        around = [(row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1)]
+        return [r * self.columns + c for r, c in around
+                if r >= 0 and 0 <= c < self.columns and r * self.columns + c < self.count]
+
+
+def grid_for(options: Options) -> Grid:
+    columns, rows = GRIDS[options.table_size]
+    return Grid(columns, rows, options.table_size)
+
+
+# ---------------------------------------------------------------------------- game
+
+def new_game(options: Options | dict | None, seed: int) -> State:
+    """Deals from the seed (Python's Mersenne Twister): the same seed, the same game."""
+    options = parse_options(options)
+    if not _is_int(seed):
+        raise InvalidOptions("The seed must be an integer.")
+    rng = random.Random(seed)
+    cards = deck(options)
+    rng.shuffle(cards)
+    first = rng.randrange(options.players)
+    players = options.players
+    return State(options, cards, [None] * len(cards), [], FIRST, first, [0] * players,
+                 [0] * players, 0, 0, None)
+
+
+class State:
+    def __init__(self, options: Options, cards: list[str], taken_by: list[int | None],
+                 face_up: list[int], phase: str, turn_seat: int, pairs: list[int],
+                 failed: list[int], moves: int, turn_number: int, last: dict | None):
+        self.options = options
+        self.grid = grid_for(options)
+        self.cards = cards          # identity of every position; never leaves the server
+        self.taken_by = taken_by    # per position: the seat that took it, or None
+        self.face_up = face_up      # positions face up this turn, in the order flipped
+        self.phase = phase
+        self.turn_seat = turn_seat  # whose turn it is (also while the mismatch is shown)
+        self.pairs = pairs          # per seat; the joker pair counts two
+        self.failed = failed        # per seat: turns whose two cards did not match
+        self.moves = moves          # flips so far
+        self.turn_number = turn_number  # turns completed (a new turn begins at each change of seat)
+        self.last = last
+
+    # -------------------------------------------------------------- contract
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def current_player(self) -> int | None:
+        return self.turn_seat if self.phase in (FIRST, SECOND) else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int | None) -> list[dict]:
+        if seat is None or seat != self.current_player:
+            return []
+        return [{"type": "flip", "pos": self.grid.name(i)} for i in self.face_down()]
+
+    def face_down(self) -> list[int]:
+        up = set(self.face_up)
+        return [i for i, seat in enumerate(self.taken_by) if seat is None and i not in up]
+
+    def pending_automatic(self) -> str | None:
+        return "conceal" if self.phase == REVEAL else None
+
+    def apply_automatic(self) -> None:
+        if self.phase != REVEAL:
+            raise IllegalAction("Nothing happens by itself now.", "no_automatic_step")
+        concealed = [self.grid.name(i) for i in self.face_up]
+        seat = self.turn_seat
+        self.face_up = []
+        self._next_turn()
+        # No identities here: these cards are face down again.
+        self.last = {"type": "conceal", "seat": seat, "positions": concealed,
+                     "next": self.turn_seat}
+
+    def apply(self, seat: int | None, action: dict) -> None:
+        if self.is_over:
+            raise IllegalAction("The game is over.", "game_over")
+        if not _is_int(seat) or not 0 <= seat < self.players:
+            raise IllegalAction("Only a seated player can flip.", "not_a_player")
+        if self.phase == REVEAL:
+            raise NotYourTurn("Wait: the two cards are being turned back.")
+        if seat != self.turn_seat:
+            raise NotYourTurn(f"It is seat {self.turn_seat}'s turn, not seat {seat}'s.")
+        require_action(action, ("flip",))
+        if set(action) != {"type", "pos"}:
+            raise IllegalAction('A flip is {"type": "flip", "pos": "B4"} and nothing else.',
+                                "malformed_action")
+        index = self.grid.index(action["pos"])
+        if index is None:
+            raise IllegalAction(f"There is no card at {action['pos']!r}.", "bad_position")
+        name = self.grid.name(index)
+        if self.taken_by[index] is not None:
+            raise IllegalAction(f"{name} has already been taken.", "card_taken")
+        if index in self.face_up:
+            raise IllegalAction(f"{name} is already face up.", "card_face_up")
+        self._flip(seat, index)
+        self.moves += 1
+
+    def _flip(self, seat: int, index: int) -> None:
+        card = self.cards[index]
+        self.face_up.append(index)
+        event = {"type": "flip", "seat": seat, "pos": self.grid.name(index), "card": card}
+        if self.phase == FIRST:
+            self.phase = SECOND
+            event["result"] = "first"
+            self.last = event
+            return
+        first, second = self.face_up
+        if not cards_match(self.cards[first], card, self.options.match):
+            self.phase = REVEAL
+            self.failed[seat] += 1
+            event["result"] = "mismatch"
+            self.last = event
+            return
+        self.taken_by[first] = self.taken_by[second] = seat
+        self.pairs[seat] += pair_value(card)
+        self.face_up = []
+        event["result"] = "match"
+        event["pair"] = [self.grid.name(first), self.grid.name(second)]
+        self.last = event
+        if all(taker is not None for taker in self.taken_by):
+            self.phase = OVER
+        elif self.options.one_flip:
+            self._next_turn()
+        else:
+            self.phase = FIRST
+
+    def _next_turn(self) -> None:
+        self.turn_seat = (self.turn_seat + 1) % self.players
+        self.turn_number += 1
+        self.phase = FIRST
+
+    # -------------------------------------------------------------- scores
+
+    def scores(self) -> list[int]:
+        if self.players == 1:
+            return list(self.pairs)
+        return [2 * p for p in self.pairs]
+
+    def result(self) -> dict:
+        if not self.is_over:
+            raise IllegalAction("The game is not over yet.", "not_over")
+        scores = self.scores()
+        ranking = ranking_from_scores(scores)
+        return {
+            "scores": scores,
+            "ranking": ranking,
+            "winners": ranking[0],
+            "draw": len(ranking[0]) > 1,
+            "pairs": list(self.pairs),
+            "failed_flips": sum(self.failed),
+            "failed_flips_by_seat": list(self.failed),
+        }
+
+    # -------------------------------------------------------------- views
+
+    def view(self, seat: int | None) -> dict:
+        """What anyone may see: face-up and taken cards, never a face-down identity."""
+        if seat is not None and (not _is_int(seat) or not 0 <= seat < self.players):
+            raise IllegalAction(f"No seat {seat!r} in a {self.players}-player game.", "bad_seat")
+        layout = []
+        up = set(self.face_up)
+        for index, card in enumerate(self.cards):
+            row, column = self.grid.place(index)
+            entry = {"pos": self.grid.name(index), "row": row, "column": column}
+            taker = self.taken_by[index]
+            if taker is not None:
+                entry.update(state="taken", card=card, by=taker)
+            elif index in up:
+                entry.update(state="up", card=card)
+            else:
+                entry["state"] = "down"
+            layout.append(entry)
+        return {
+            "game": GAME,
+            "players": self.players,
+            "seat": seat,
+            "current_player": self.current_player,
+            "is_over": self.is_over,
+            "scores": self.scores(),
+            "moves": self.moves,
+            "last": _copy_last(self.last),
+            "legal_actions": self.legal_actions(seat),
+            "result": self.result() if self.is_over else None,
+            "options": self.options.to_json(),
+            "rows": self.grid.rows,
+            "columns": self.grid.columns,
+            "row_lengths": self.grid.row_lengths,
+            "layout": layout,
+            "phase": self.phase,
+            "turn_seat": None if self.is_over else self.turn_seat,
+            "turn_number": self.turn_number,
+            "pending": self.pending_automatic(),
+            "first": self.grid.name(self.face_up[0]) if self.phase == SECOND else None,
+            "pairs": list(self.pairs),
+            "failed_flips": sum(self.failed),
+            "failed_flips_by_seat": list(self.failed),
+            "cards_left": sum(taker is None for taker in self.taken_by),
+        }
+
+    # -------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict:
+        return {
+            "game": GAME,
+            "options": self.options.to_json(),
+            "cards": list(self.cards),
+            "taken_by": list(self.taken_by),
+            "face_up": list(self.face_up),
+            "phase": self.phase,
+            "turn_seat": self.turn_seat,
+            "pairs": list(self.pairs),
+            "failed": list(self.failed),
+            "moves": self.moves,
+            "turn_number": self.turn_number,
+            "last": _copy_last(self.last),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> State:
+        try:
+            if data["game"] != GAME:
+                raise ValueError("not a Memory state")
+            options = parse_options(data["options"])
+            cards = [str(c) for c in data["cards"]]
+            taken_by = [None if s is None else int(s) for s in data["taken_by"]]
+            face_up = [int(i) for i in data["face_up"]]
+            phase = data["phase"]
+            turn_seat = int(data["turn_seat"])
+            pairs = [int(p) for p in data["pairs"]]
+            failed = [int(f) for f in data["failed"]]
+            moves = int(data["moves"])
+            turn_number = int(data["turn_number"])
+            last = _copy_last(data["last"])
+        except (KeyError, TypeError, ValueError, AttributeError, InvalidOptions) as exc:
+            raise GameError(f"Not a valid Memory state: {exc}", "invalid_state") from exc
+        players = options.players
+        checks = (
+            (lambda: sorted(cards) == sorted(deck(options)), "the cards are not this deck"),
+            (lambda: len(taken_by) == len(cards) and all(s is None or 0 <= s < players for s in taken_by),
+             "one taker (or none) per card, a seat of this game"),
+            (lambda: len(pairs) == players and len(failed) == players and 0 <= turn_seat < players,
+             "one score per seat"),
+            (lambda: phase in PHASES and len(face_up) == {FIRST: 0, SECOND: 1, REVEAL: 2, OVER: 0}.get(phase),
+             "the face-up cards do not fit the phase"),
+            (lambda: len(set(face_up)) == len(face_up)
+             and all(0 <= i < len(cards) and taken_by[i] is None for i in face_up),
+             "face-up cards must be distinct cards on the table"),
+            (lambda: (phase == OVER) == all(s is not None for s in taken_by),
+             "the game ends exactly when the table is empty"),
+            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(cards, taken_by) if s == seat)
+                         for seat in range(players)),
+             "the pairs must be those of the cards taken"),
+        )
+        for check, problem in checks:  # in order: a later check relies on the earlier ones
+            if not check():
+                raise GameError(f"Not a valid Memory state: {problem}.", "invalid_state")
+        return cls(options, cards, taken_by, face_up, phase, turn_seat, pairs, failed, moves,
+                   turn_number, last)
+
+
+def _copy_last(last: dict | None) -> dict | None:
+    if last is None:
+        return None
+    return {key: list(value) if isinstance(value, list) else value for key, value in last.items()}

@@ -52,7 +52,14 @@ class GameRecord(models.Model):
 
     class Meta:
         ordering = ["-finished_at", "-id"]
-        indexes = [models.Index(fields=["user", "-finished_at"], name="record_user_finished")]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="record_user_finished"),
+            # Each game/mode/level group's latest games in order: the stats page's recent form.
+            # The stats page's per-group totals and recent form, read in group order from the
+            # index alone on PostgreSQL (no sort of the player's whole record).
+            models.Index(fields=["user", "game", "mode", "cpu_level", "-finished_at", "-id"],
+                         include=["result", "failed_flips"], name="record_user_group_recent"),
+        ]
 
     def __str__(self):
         return f"{self.user} {self.game}/{self.mode} {self.result} at {self.finished_at:%Y-%m-%d %H:%M}"

@@ -45,3 +45,9 @@ export async function createRoom(body) {
   localStorage.setItem(tokenKey(data.room_id), data.seat_token);
   return data.invite_url;
 }
+
+// replaceChildren that skips null/false children, as h() does.
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}

@@ -1,6 +1,6 @@
 // Bozu Mekuri: the deck, the flipped card shown large, the piles and the centre; the panel's
 // "Flip a card" plays the whole game.
-import { h } from "../dom.js";
+import { h, fill } from "../dom.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { SURFACE_W, SURFACE_H } from "../room/table.js";
 import { seatPosition, place, flyTo, reducedMotion } from "./common.js";
@@ -125,7 +125,7 @@ export function create(ctx) {
       : gettext("Flip a card");
 
     const text = view.last ? describe(view.last, ctx.seatName) : gettext("Nobody has flipped yet.");
-    lastBox.replaceChildren(
+    fill(lastBox, 
       view.last ? karuta(view.last.card, "small") : null,
       h("p", {}, text));
     ctx.setLastMove(text);

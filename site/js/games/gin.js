@@ -1,0 +1,316 @@
+// Gin Rummy: your hand sorted by its best split (a colour bar under each meld), the stock and
+// the discard pile, the opponent's cards face down; draw with one tap, discard with two
+// (lift, place); Knock only when it is legal; both hands shown when a hand ends.
+import { h, fill } from "../dom.js";
+import { gettext, fmt } from "../i18n.js";
+import { place } from "./common.js";
+import { cardEl, shortName, longName, deadwoodValue } from "./cards.js";
+
+const STOCK = {x: 420, y: 320};
+const DISCARD = {x: 580, y: 320};
+const STEP = 62;
+const GROUP_GAP = 26;
+
+function find(view, type, field, value) {
+  return (view.legal_actions || []).find((a) => a.type === type && (field === undefined || a[field] === value));
+}
+
+// Cards grouped as the server's best split says: melds first, then deadwood.
+function groups(hand) {
+  const result = hand.melds.map((cards, index) => ({cards, meld: index}));
+  if (hand.deadwood_cards.length) result.push({cards: hand.deadwood_cards, meld: null});
+  return result;
+}
+
+export function outcomeText(summary, name) {
+  const values = {
+    name: summary.knocker !== null && summary.knocker !== undefined ? name(summary.knocker) : "",
+    defender: summary.knocker !== null && summary.knocker !== undefined ? name(1 - summary.knocker) : "",
+    winner: summary.winner !== null && summary.winner !== undefined ? name(summary.winner) : "",
+    points: summary.points,
+    kd: summary.knocker !== null && summary.knocker !== undefined ? summary.deadwoods[summary.knocker] : 0,
+    dd: summary.knocker !== null && summary.knocker !== undefined ? summary.deadwoods[1 - summary.knocker] : 0,
+  };
+  switch (summary.outcome) {
+    case "gin": return fmt(gettext("%(name)s goes gin! %(name)s scores %(points)s."), values);
+    case "knock": return fmt(gettext("%(name)s knocks with %(kd)s against %(dd)s: %(winner)s scores %(points)s."), values);
+    case "undercut": return fmt(gettext("Undercut! %(name)s knocked with %(kd)s but %(defender)s has %(dd)s: %(winner)s scores %(points)s."), values);
+    default: return gettext("Dead hand: the stock ran out. Nobody scores, and the same dealer deals again.");
+  }
+}
+
+// Both hands at the end of a hand: melds, deadwood and lay-offs.
+export function handSummary(summary, name, small = true) {
+  const laid = new Set((summary.layoffs || []).map((l) => l.card));
+  const sides = summary.hands.map((side, seat) => h("div", {class: "gin-side", dataset: {seat}},
+    h("h3", {}, fmt(gettext("%(name)s · deadwood %(d)s"), {name: name(seat), d: summary.deadwoods[seat]})),
+    h("div", {class: "gin-melds"},
+      side.melds.map((meld, i) => h("div", {class: `meld meld-${i % 4}`, "aria-label": gettext("meld")},
+        meld.map((c) => mini(c, laid.has(c))))),
+      side.deadwood_cards.length
+        ? h("div", {class: "meld deadwood", "aria-label": gettext("deadwood")}, side.deadwood_cards.map((c) => mini(c, false)))
+        : null)));
+  return h("div", {class: `gin-summary${small ? " small" : ""}`},
+    h("p", {class: "gin-outcome"}, outcomeText(summary, name)),
+    summary.layoffs && summary.layoffs.length
+      ? h("p", {class: "gin-layoffs"}, fmt(gettext("Laid off: %(cards)s"), {cards: summary.layoffs.map((l) => shortName(l.card)).join(", ")}))
+      : null,
+    sides);
+}
+
+function mini(code, laidOff) {
+  return h("span", {class: `mini-card${/[HD]$/.test(code) ? " red-suit" : ""}${laidOff ? " laid-off" : ""}`,
+    title: longName(code)}, shortName(code));
+}
+
+export function create(ctx) {
+  let lifted = null;
+  let view = null;
+  const felt = h("div", {class: "gin-table", "aria-hidden": "true"});
+  const stock = place(h("button", {type: "button", class: "gin-stock", tabindex: "-1", onclick: () => tapStock()},
+    cardEl(null), h("span", {class: "stock-count"})), STOCK.x, STOCK.y);
+  const discard = place(h("button", {type: "button", class: "gin-discard", tabindex: "-1", onclick: () => tapDiscardPile()}),
+    DISCARD.x, DISCARD.y);
+  const mine = h("div", {class: "gin-hand mine"});
+  const theirs = h("div", {class: "gin-hand theirs"});
+  const over = h("div", {class: "gin-handover"});
+  const banner = h("div", {class: "gin-table-status"});
+  felt.append(banner, stock, discard, theirs, mine, over);
+  ctx.surface.replaceChildren(felt);
+
+  const status = h("div", {class: "gin-status"});
+  const prompt = h("p", {class: "gin-prompt", "aria-live": "polite"});
+  const controls = h("div", {class: "gin-controls"});
+  const handBox = h("div", {class: "gin-hand-buttons"});
+  const info = h("div", {class: "gin-info"});
+  ctx.panel.replaceChildren(h("div", {class: "gin-panel"}, status, prompt, controls, handBox, info));
+
+  const myTurn = () => ctx.canAct() && view.current_player !== null;
+
+  function tapStock() {
+    if (!myTurn()) return;
+    if (find(view, "draw", "source", "stock")) ctx.act({type: "draw", source: "stock"});
+  }
+
+  function tapDiscardPile() {
+    if (!myTurn()) return;
+    if (find(view, "take_upcard")) ctx.act({type: "take_upcard"});
+    else if (find(view, "draw", "source", "discard")) ctx.act({type: "draw", source: "discard"});
+    else if (lifted && find(view, "discard", "card", lifted)) placeLifted();
+  }
+
+  function tapCard(card) {
+    if (!myTurn() || view.phase !== "discard" || !find(view, "discard", "card", card)) return;
+    if (lifted === card) placeLifted();
+    else {
+      lifted = card;
+      render(view);
+    }
+  }
+
+  function placeLifted() {
+    const card = lifted;
+    lifted = null;
+    ctx.act({type: "discard", card});
+  }
+
+  function knockCard() {
+    const knocks = (view.legal_actions || []).filter((a) => a.type === "knock").map((a) => a.card);
+    if (!knocks.length) return null;
+    if (lifted && knocks.includes(lifted)) return lifted;
+    // Otherwise the highest deadwood card that allows the knock.
+    const loose = view.hand.deadwood_cards.filter((c) => knocks.includes(c));
+    loose.sort((a, b) => deadwoodValue(b) - deadwoodValue(a));
+    return loose[0] || knocks[0];
+  }
+
+  function render(newView) {
+    view = newView;
+    const home = ctx.homeSeat;
+    const other = 1 - home;
+    const hand = view.hand;
+    if (!hand || !hand.cards.includes(lifted) || view.phase !== "discard") lifted = null;
+    const playing = ["upcard", "draw", "discard"].includes(view.phase);
+    const turn = myTurn();
+
+    // Top line: deadwood and the match score, always.
+    const scoreText = fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {
+      a: ctx.seatName(home), sa: view.scores[home], sb: view.scores[other], b: ctx.seatName(other), target: view.target});
+    const deadwoodText = hand ? fmt(gettext("Deadwood %(d)s"), {d: hand.deadwood}) : "";
+    fill(status, 
+      hand ? h("span", {class: "gin-deadwood", id: "gin-deadwood"}, deadwoodText) : null,
+      h("span", {class: "gin-score", id: "gin-score"}, scoreText),
+      h("span", {class: "gin-handno"}, fmt(gettext("Hand %(n)s"), {n: view.hand_number})));
+    fill(banner, hand ? h("strong", {}, deadwoodText) : null, h("span", {}, scoreText));
+
+    // Stock and discard pile.
+    stock.querySelector(".stock-count").textContent = playing ? String(view.stock_count) : "";
+    stock.hidden = !playing;
+    stock.classList.toggle("playable", turn && Boolean(find(view, "draw", "source", "stock")));
+    const top = view.discard_pile[view.discard_pile.length - 1];
+    const under = view.discard_pile[view.discard_pile.length - 2];
+    fill(discard, under ? cardEl(under, {attrs: {class: "pcard under"}}) : null,
+      top ? cardEl(top, {attrs: {class: "pcard top"}}) : null);
+    discard.hidden = !playing;
+    discard.classList.toggle("playable", turn && Boolean(find(view, "take_upcard") || find(view, "draw", "source", "discard")
+      || (lifted && find(view, "discard", "card", lifted))));
+
+    renderHands(home, other, playing, turn);
+    renderPanel(home, other, playing, turn, top);
+    renderOver();
+    ctx.setLastMove(lastText());
+  }
+
+  function renderHands(home, other, playing, turn) {
+    const hand = view.hand;
+    mine.replaceChildren();
+    if (hand && playing) {
+      const gs = groups(hand);
+      const width = hand.cards.length * STEP + (gs.length - 1) * GROUP_GAP;
+      let x = 500 - width / 2 + STEP / 2;
+      const drawn = view.last && view.last.type === "draw" && view.last.seat === home ? view.last.card : null;
+      for (const g of gs) {
+        const start = x;
+        for (const card of g.cards) {
+          const banned = card === view.cannot_discard;
+          const el = cardEl(card, {tag: "button", attrs: {
+            tabindex: "-1", class: `pcard in-hand${lifted === card ? " lifted" : ""}${banned ? " sunk" : ""}${card === drawn ? " new" : ""}`,
+            dataset: {card}, onclick: () => tapCard(card)}});
+          if (turn && view.phase === "discard" && !banned) el.classList.add("playable");
+          mine.append(place(el, x, 590));
+          x += STEP;
+        }
+        if (g.meld !== null) {
+          mine.append(place(h("span", {class: `meld-bar meld-${g.meld % 4}`, style: {width: `${x - start - 8}px`}}),
+            (start + x - STEP) / 2, 662));
+        }
+        x += GROUP_GAP;
+      }
+    }
+    theirs.replaceChildren();
+    const showSeat = hand ? other : null;
+    const rows = showSeat === null ? [[other, 90], [home, 590]] : [[other, 90]];
+    if (!playing) return;
+    for (const [seat, y] of rows) {
+      const count = view.card_counts[seat];
+      const known = view.known_cards[seat] || [];
+      const x0 = 500 - ((count - 1) * 34) / 2;
+      for (let i = 0; i < count; i++) {
+        const code = known[i] || null;
+        theirs.append(place(cardEl(code, {attrs: {class: `pcard small${code ? " known" : ""}`}}), x0 + i * 34, y));
+      }
+    }
+  }
+
+  function renderPanel(home, other, playing, turn, top) {
+    const items = [];
+    let text;
+    if (!playing) text = view.phase === "hand_over" ? gettext("The hand is over.") : gettext("The game is over.");
+    else if (!turn) text = fmt(gettext("%(name)s to play."), {name: ctx.seatName(view.current_player)});
+    else if (view.phase === "upcard") text = fmt(gettext("Take the upcard %(card)s, or pass."), {card: shortName(top)});
+    else if (view.phase === "draw") text = view.stock_only ? gettext("Both passed: draw from the stock.")
+      : gettext("Draw from the stock or the discard pile.");
+    else text = lifted ? fmt(gettext("Press %(card)s again, or Place, to discard it."), {card: shortName(lifted)})
+      : gettext("Choose a card to discard.");
+    prompt.textContent = text;
+
+    if (turn && find(view, "take_upcard")) {
+      items.push(btn(fmt(gettext("Take the upcard %(card)s"), {card: shortName(top)}), () => ctx.act({type: "take_upcard"}), "take-upcard", true));
+      items.push(btn(gettext("Pass"), () => ctx.act({type: "pass"}), "pass"));
+    }
+    if (turn && view.phase === "draw") {
+      items.push(btn(fmt(gettext("Draw from the stock (%(n)s)"), {n: view.stock_count}),
+        () => ctx.act({type: "draw", source: "stock"}), "draw-stock", true));
+      if (find(view, "draw", "source", "discard")) {
+        items.push(btn(fmt(gettext("Take %(card)s from the discard pile"), {card: shortName(top)}),
+          () => ctx.act({type: "draw", source: "discard"}), "draw-discard"));
+      }
+    }
+    if (turn && view.phase === "discard") {
+      const place = btn(lifted ? fmt(gettext("Place %(card)s on the discard pile"), {card: shortName(lifted)})
+        : gettext("Place on the discard pile"), () => placeLifted(), "place");
+      place.disabled = !lifted;
+      items.push(place);
+      const knock = knockCard();
+      if (knock) {
+        const gin = view.hand.deadwood - (view.hand.deadwood_cards.includes(knock) ? deadwoodValue(knock) : 0) === 0;
+        items.push(btn(gin ? fmt(gettext("Gin! (discard %(card)s)"), {card: shortName(knock)})
+          : fmt(gettext("Knock (discard %(card)s)"), {card: shortName(knock)}),
+        () => { lifted = null; ctx.act({type: "knock", card: knock}); }, "knock", true));
+      }
+    }
+    if (find(view, "next_hand") && mySeat()) {
+      items.push(btn(gettext("Next hand"), () => ctx.act({type: "next_hand"}), "next-hand", true));
+    }
+    controls.replaceChildren(...items);
+
+    handBox.replaceChildren();
+    if (view.hand && playing) {
+      handBox.append(h("h3", {}, gettext("Your hand")));
+      groups(view.hand).forEach((g) => {
+        const label = g.meld === null ? gettext("Deadwood") : fmt(gettext("Meld %(n)s"), {n: g.meld + 1});
+        handBox.append(h("div", {role: "group", "aria-label": label, class: `hand-group${g.meld === null ? " deadwood" : ` meld-${g.meld % 4}`}`},
+          h("span", {class: "group-label"}, label),
+          g.cards.map((card) => {
+            const banned = card === view.cannot_discard;
+            const b = h("button", {type: "button", class: `card-btn${/[HD]$/.test(card) ? " red-suit" : ""}${banned ? " sunk" : ""}`,
+              "aria-pressed": String(lifted === card), dataset: {card},
+              "aria-label": banned ? fmt(gettext("%(card)s (just taken: may not be discarded)"), {card: longName(card)}) : longName(card),
+              onclick: () => tapCard(card)}, shortName(card));
+            b.disabled = !turn || view.phase !== "discard" || banned;
+            return b;
+          })));
+      });
+    }
+    const known = view.known_cards[1 - ctx.homeSeat] || [];
+    fill(info, playing ? h("p", {}, fmt(gettext("%(name)s holds %(n)s cards."), {name: ctx.seatName(1 - ctx.homeSeat), n: view.card_counts[1 - ctx.homeSeat]}),
+      known.length ? ` ${fmt(gettext("Known: %(cards)s."), {cards: known.map(shortName).join(", ")})}` : "") : null,
+    playing ? h("p", {}, fmt(gettext("Stock: %(n)s · Dealer: %(name)s"), {n: view.stock_count, name: ctx.seatName(view.dealer)})) : null,
+    !playing && view.last_hand ? handSummary(view.last_hand, ctx.seatName) : null);
+  }
+
+  function mySeat() {
+    return ctx.room.you && ctx.room.you.seats && ctx.room.you.seats.length > 0;
+  }
+
+  function renderOver() {
+    const show = view.phase === "hand_over" && view.last_hand;
+    over.hidden = !show;
+    over.replaceChildren(show ? handSummary(view.last_hand, ctx.seatName, false) : "");
+  }
+
+  function lastText() {
+    const last = view.last;
+    if (!last) return "";
+    const name = last.seat !== null && last.seat !== undefined ? ctx.seatName(last.seat) : "";
+    const card = last.card ? shortName(last.card) : "";
+    switch (last.type) {
+      case "deal": return fmt(gettext("Hand %(n)s: %(name)s deals."), {n: last.hand_number, name: ctx.seatName(last.dealer)});
+      case "take_upcard": return fmt(gettext("%(name)s takes the upcard %(card)s."), {name, card});
+      case "pass": return fmt(gettext("%(name)s passes on %(card)s."), {name, card});
+      case "draw":
+        if (last.source === "discard") return fmt(gettext("%(name)s takes %(card)s from the discard pile."), {name, card});
+        return card ? fmt(gettext("%(name)s draws %(card)s from the stock."), {name, card})
+          : fmt(gettext("%(name)s draws from the stock."), {name});
+      case "discard": return fmt(gettext("%(name)s discards %(card)s."), {name, card});
+      default: return view.last_hand ? outcomeText(view.last_hand, ctx.seatName) : "";
+    }
+  }
+
+  function btn(label, onclick, id, primary = false) {
+    return h("button", {type: "button", class: `btn${primary ? " btn-primary" : ""}`, id: `gin-${id}`, onclick}, label);
+  }
+
+  return {
+    render,
+    resultDetails(finalView) {
+      const result = finalView.result;
+      const home = ctx.homeSeat;
+      return h("div", {class: "gin-final"},
+        h("p", {class: "gin-final-score"}, fmt(gettext("Final score: %(a)s %(sa)s – %(sb)s %(b)s"), {
+          a: ctx.seatName(home), sa: result.scores[home], sb: result.scores[1 - home], b: ctx.seatName(1 - home)})),
+        result.deciding_hand ? h("h3", {}, gettext("The deciding hand")) : null,
+        result.deciding_hand ? handSummary(result.deciding_hand, ctx.seatName) : null);
+    },
+  };
+}

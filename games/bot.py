@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import importlib
 import itertools
 import json
@@ -23,6 +24,8 @@ import urllib.request
 from urllib.parse import urlsplit
 
 import websockets
+
+MESSAGES_PER_SECOND = 18  # the server refuses more than 20
 
 
 class ProtocolError(Exception):
@@ -66,6 +69,7 @@ class Connection:
         self.state: dict | None = None
         self.token: str | None = None
         self._ids = itertools.count(1)
+        self._sent = collections.deque()
 
     async def open(self, token: str | None = None, last_version: int | None = None) -> dict:
         origin = f"{urlsplit(self.server).scheme}://{urlsplit(self.server).netloc}"
@@ -79,9 +83,21 @@ class Connection:
             await self.ws.close()
 
     async def send(self, kind: str, **fields) -> str:
+        await self._pace()
         ref = f"c{next(self._ids)}"
         await self.ws.send(json.dumps({"type": kind, "id": ref, **fields}))
         return ref
+
+    async def _pace(self):
+        """Stays under the server's limit of 20 messages a second (with a margin)."""
+        loop = asyncio.get_running_loop()
+        while len(self._sent) >= MESSAGES_PER_SECOND:
+            wait = self._sent[0] + 1.0 - loop.time()
+            if wait <= 0:
+                self._sent.popleft()
+            else:
+                await asyncio.sleep(wait)
+        self._sent.append(loop.time())
 
     async def recv(self, timeout: float = 30.0) -> dict:
         message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
@@ -147,13 +163,20 @@ async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
                 cpus[seat] = cpu_module.make_cpu(level, seat, rng.getrandbits(63), state["room"]["options"])
             cpus[seat].observe(view)
             action = cpus[seat].choose(view)
+            acted_on = state["version"]
             try:
                 answer = await conn.request("action", action=action, seat=seat)
             except ProtocolError as exc:
-                if exc.code in ("not_your_turn", "stale_version", "game_over"):
-                    await conn.recv()  # the state moved on under us: read the news, then retry
-                    continue
-                raise
+                # Refused because the room moved on (e.g. the server dealt the next hand just as
+                # we asked for it)? Then the newer state is here or on its way: play from it.
+                if conn.state["version"] == acted_on:
+                    try:
+                        await conn.recv(2.0)
+                    except asyncio.TimeoutError:
+                        raise exc from None
+                if conn.state["version"] == acted_on:
+                    raise
+                continue
             if echo:
                 echo(f"seat {seat}: {json.dumps(action)} -> version {answer['version']}")
             continue

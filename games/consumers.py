@@ -75,7 +75,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         ref = None
         try:
-            self._rate_limit()
+            limited = self._over_rate_limit()
             if text_data is None:
                 raise Refused("malformed_json", "Messages are JSON text frames.")
             if len(text_data.encode()) > MAX_MESSAGE_BYTES:
@@ -90,6 +90,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH):
                 ref = None
                 raise Refused("bad_field", f"id must be a string of at most {MAX_REF_LENGTH} characters.")
+            if limited:
+                raise Refused("too_many_messages",
+                              f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.")
             kind = message.get("type")
             if kind not in CLIENT_TYPES:
                 raise Refused("unknown_type", f"Unknown message type {kind!r}; expected one of "
@@ -108,14 +111,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except service.RoomError as exc:
             await self._error(exc.code, exc.message, ref)
 
-    def _rate_limit(self):
+    def _over_rate_limit(self) -> bool:
+        """Counts every frame, refused ones included, in a sliding one-second window."""
         now = time.monotonic()
         while self.received and self.received[0] <= now - 1.0:
             self.received.popleft()
         self.received.append(now)
-        if len(self.received) > MAX_MESSAGES_PER_SECOND:
-            raise Refused("too_many_messages",
-                          f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.")
+        return len(self.received) > MAX_MESSAGES_PER_SECOND
 
     async def _hello(self, message, ref):
         if self.greeted:

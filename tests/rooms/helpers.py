@@ -1,0 +1,139 @@
+"""Shared by the rooms tests: small game options, playing rooms to the end over real WebSockets,
+and a scanner that replays a room from its seed and public events to know, at every version,
+which cards each seat must not see."""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+
+from games.bot import Connection, ProtocolError, create_room, play  # noqa: F401
+
+# Small games keep the suite quick (the engines' smallest sensible options).
+SMALL_OPTIONS = {
+    "memory": {"players": 2, "cards": 24},
+    "bozu": {"players": 2},
+    "gin": {"target": 25},
+}
+LEVEL = {"memory": "medium", "bozu": "easy", "gin": "normal"}
+
+
+def options(game: str, **extra) -> dict:
+    return {**SMALL_OPTIONS[game], **extra}
+
+
+async def connect(url: str, room_id: str, token: str | None = None, last_version=None) -> Connection:
+    conn = Connection(url, room_id)
+    await conn.open(token, last_version)
+    return conn
+
+
+async def play_to_end(connections: list[Connection], watchers: list[Connection] = (),
+                      timeout: float = 120) -> list[dict]:
+    """Every connection plays its seats with a CPU until the game is finished; watchers
+    (spectators) read until they see the end too. Returns each player's final state."""
+    async def watch(conn):
+        return await conn.wait_for(lambda s: s["room"]["status"] == "finished", timeout)
+
+    players = [play(conn, LEVEL[conn.state["room"]["game"]], seed=i)
+               for i, conn in enumerate(connections)]
+    finals = await asyncio.wait_for(asyncio.gather(*players, *map(watch, watchers)), timeout)
+    return finals[:len(connections)]
+
+
+async def close_all(*connections):
+    for conn in connections:
+        await conn.close()
+
+
+async def expect_error(conn: Connection, kind: str, code: str, **fields) -> dict:
+    try:
+        answer = await conn.request(kind, **fields)
+    except ProtocolError as exc:
+        assert exc.code == code, exc.error
+        return exc.error
+    raise AssertionError(f"{kind} {fields} was accepted: {answer.get('type')}")
+
+
+# ---- hidden cards -----------------------------------------------------------------------------
+
+def _strings(value, out: set):
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out.add(k)
+            _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out)
+    return out
+
+
+def hidden_gin(state, seat):
+    """The stock, and the opponent's hand except what it took from the discard pile."""
+    hidden = set(state.stock)
+    playing = state.phase in ("upcard", "draw", "discard")
+    for other in range(2):
+        if other != seat and playing:
+            hidden |= set(state.hands[other]) - set(state.known_cards(other))
+    return hidden
+
+
+def hidden_bozu(state, seat):
+    """Every card still in the deck (its identity and so the deck's order): by poet name."""
+    from games.engines.bozu_cards import CARDS
+    return {CARDS[p].to_json()["poet"] for p in state.deck} if state.deck else set()
+
+
+def hidden_memory(state, seat):
+    engine = importlib.import_module("games.engines.memory")
+    return engine.hidden_identities(state) if hasattr(engine, "hidden_identities") else _memory_hidden(state)
+
+
+def _memory_hidden(state):
+    raise NotImplementedError("memory hidden cards: see test_it_hides_every_secret")
+
+
+HIDDEN = {"gin": hidden_gin, "bozu": hidden_bozu, "memory": hidden_memory}
+
+
+def replay_states(game: str, options_json: dict, seed: int, events: list[dict]) -> dict:
+    """State (as an engine State) at each version, rebuilt from the seed and public events."""
+    engine = importlib.import_module(f"games.engines.{game}")
+    state = engine.new_game(engine.parse_options(options_json), seed)
+    states = {}
+    for version, event in events:
+        if event.get("type") == "action":
+            state.apply(event["seat"], event["action"])
+        elif event.get("type") == "automatic":
+            state.apply_automatic()
+        elif event.get("type") == "play_again":
+            break
+        states[version] = engine.State.from_json(state.to_json())
+    return states
+
+
+def scan_messages(site, room_id: str, connections: dict) -> int:
+    """Checks every state message each connection received against what its seat may know at
+    that version; returns how many messages were checked. ``connections``: seat|None -> conn."""
+    ((game, options_json, seed),) = site.query(
+        "SELECT game, options, seed FROM games_room WHERE id = %s", (room_id,))
+    options_json = json.loads(options_json) if isinstance(options_json, str) else options_json
+    rows = site.query("SELECT version, event FROM games_roomevent WHERE room_id = %s ORDER BY version",
+                      (room_id,))
+    events = [(v, json.loads(e) if isinstance(e, str) else e) for v, e in rows]
+    states = replay_states(game, options_json, seed, events)
+    checked = 0
+    for seat, conn in connections.items():
+        for message in conn.messages:
+            if message.get("type") not in ("state", "error", "joined", "next_room", "pong"):
+                raise AssertionError(f"unexpected message type {message.get('type')}")
+            if message.get("type") != "state":
+                continue
+            state = states[message["version"]]
+            hidden = HIDDEN[game](state, seat)
+            leaked = hidden & _strings(message, set())
+            assert not leaked, f"seat {seat} saw hidden {sorted(leaked)[:5]} at v{message['version']}"
+            checked += 1
+    return checked

@@ -1,0 +1,57 @@
+"""Every mode of every game, played to the end by real WebSocket clients against live Daphne:
+the embedded default, and two Daphne processes sharing PostgreSQL + Redis with the players
+spread over both processes."""
+import pytest
+
+from tests.rooms.helpers import close_all, connect, create_room, options, play_to_end
+
+CASES = [
+    ("memory", "cpu", {}), ("memory", "local", {}), ("memory", "solo", {}),
+    ("memory", "friends", {}),
+    ("bozu", "cpu", {"players": 3}), ("bozu", "local", {}), ("bozu", "friends", {"players": 3}),
+    ("gin", "cpu", {}), ("gin", "friends", {}),
+]
+
+
+def finished_games(site, game, mode) -> int:
+    return site.query("SELECT count(*) FROM games_finishedgame WHERE game = %s AND mode = %s",
+                      (game, mode))[0][0]
+
+
+@pytest.mark.parametrize("game, mode, extra", CASES, ids=[f"{g}-{m}" for g, m, _ in CASES])
+async def test_it_plays_to_the_end(site, game, mode, extra):
+    before = finished_games(site, game, mode)
+    created = create_room(site.url_for(0), game, mode, options(game, **extra))
+    creator = await connect(site.url_for(0), created["room_id"], created["seat_token"])
+    spectator = await connect(site.url_for(1), created["room_id"])
+    players = [creator]
+    if mode == "friends":
+        seats = len(creator.state["room"]["seats"])
+        for i in range(1, seats):
+            joiner = await connect(site.url_for(i), created["room_id"])
+            joined = await joiner.request("join")
+            assert joiner.token and joined["room"]["you"] == {"role": "player", "seats": [i]}
+            players.append(joiner)
+        # The room started by itself when the last free seat was taken.
+        await creator.wait_for(lambda s: s["room"]["status"] == "playing", 10)
+    try:
+        finals = await play_to_end(players, [spectator])
+    finally:
+        await close_all(*players, spectator)
+    for final in finals:
+        room = final["room"]
+        assert room["status"] == "finished"
+        assert room["result"]["ranking"] and final["view"]["is_over"] is True
+    assert spectator.state["room"]["you"] == {"role": "spectator", "seats": []}
+    assert spectator.state["room"]["status"] == "finished"
+    expected_seats = {"local": "human", "solo": "human", "friends": "human"}.get(mode)
+    rows = site.query("SELECT seats, mode FROM games_finishedgame WHERE game = %s AND mode = %s "
+                      "ORDER BY id DESC LIMIT 1", (game, mode))
+    assert finished_games(site, game, mode) == before + 1
+    import json
+    seats = rows[0][0] if not isinstance(rows[0][0], str) else json.loads(rows[0][0])
+    assert seats[0]["holder"] == "human"
+    if expected_seats:
+        assert {s["holder"] for s in seats} == {"human"}
+    else:
+        assert {s["holder"] for s in seats[1:]} == {"cpu"}

@@ -17,6 +17,8 @@ async function start(form, mode, button) {
   const status = form.querySelector(".menu-status");
   const options = readOptions(form);
   if (mode === "solo") options.players = 1;
+  // Two decks are played with the "identical" rule, which the engine implies from cards=104.
+  if (options.cards === 104) delete options.match;
   const level = form.querySelector("input[name=cpu_level]:checked");
   const body = {game: form.dataset.game, mode, options, cpu_level: level ? level.value : null,
                 origin: "menu"};
@@ -33,7 +35,15 @@ async function start(form, mode, button) {
   }
 }
 
+function syncMatchRule(form) {
+  const cards = form.querySelector("[data-option=cards]");
+  const match = form.querySelector("[data-option=match]");
+  if (cards && match) match.disabled = cards.value === "104";
+}
+
 for (const form of document.querySelectorAll("form.menu")) {
+  form.addEventListener("change", () => syncMatchRule(form));
+  syncMatchRule(form);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const button = event.submitter || form.querySelector("button[data-mode]");

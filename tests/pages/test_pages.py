@@ -4,7 +4,7 @@ import re
 import pytest
 
 from games.catalog import GAMES, GAMES_BY_SLUG
-from games.engines import bozu, gin
+from games.engines import bozu, gin, memory
 
 pytestmark = pytest.mark.django_db
 
@@ -57,9 +57,10 @@ def test_it_offers_every_memory_option_with_its_default(client):
     assert re.findall(r'<option value="(\d)"', form.split('data-option="players"')[1].split("</select>")[0]) \
         == ["2", "3", "4", "5", "6"]
     assert _selected(form, "cards") == "52"
-    assert all(f'value="{n}"' in form for n in (52, 40, 24))
+    assert all(f'value="{n}"' in form for n in (52, 40, 24, 104))
     assert _selected(form, "match") == "rank"
-    assert all(f'value="{m}"' in form for m in ("rank", "rank_colour", "zebra"))
+    assert all(f'value="{m}"' in form for m in ("rank", "colour", "zebra"))
+    assert re.search(r'data-option="one_flip" data-type="bool" name="one_flip">', form)  # off
     assert re.search(r'data-option="jokers" data-type="bool" name="jokers">', form)  # off
     assert [m for m in re.findall(r'data-mode="(\w+)"', form)] == ["cpu", "local", "solo", "friends"]
     assert re.findall(r'name="cpu_level" value="(\w+)"( checked)?', form) == [
@@ -92,6 +93,8 @@ def test_it_offers_gin_points_and_normal_level_and_no_hotseat(client):
 def test_it_builds_menus_whose_defaults_the_engines_accept():
     assert bozu.parse_options({o["key"]: o["default"] for o in GAMES_BY_SLUG["bozu"]["options"]}
                               | {"players": GAMES_BY_SLUG["bozu"]["players"]["default"]}) == bozu.Options()
+    assert memory.parse_options({o["key"]: o["default"] for o in GAMES_BY_SLUG["memory"]["options"]}
+                                | {"players": 2}) == memory.Options()
     assert gin.parse_options({o["key"]: o["default"] for o in GAMES_BY_SLUG["gin"]["options"]}) == gin.Options()
 
 

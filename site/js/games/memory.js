@@ -1,0 +1,216 @@
+// Memory: the fixed grid of cards, flips with an animation, the first card's lit border, the
+// mismatch left face up until the server turns it back, taken pairs moving to the taker's pile
+// (your own nearest, the others at the back). The panel: one button per card in the same
+// layout, rows A, B, C… from the back and columns 1, 2, 3… from the left; arrow keys move,
+// Enter or Space flips.
+import { h, fill } from "../dom.js";
+import { gettext, ngettext, fmt } from "../i18n.js";
+import { SURFACE_W } from "../room/table.js";
+import { place } from "./common.js";
+import { cardEl, setFace, longName, shortName } from "./cards.js";
+
+const GRID = {left: 70, right: 930, top: 150, bottom: 575};
+const HOME_PILE_Y = 628;
+const BACK_PILE_Y = 62;
+
+function pileSpot(seat, home, players) {
+  if (seat === home) return {x: SURFACE_W / 2, y: HOME_PILE_Y};
+  const others = [];
+  for (let k = 1; k < players; k++) others.push((home + k) % players);
+  const i = others.indexOf(seat);
+  const width = GRID.right - GRID.left;
+  return {x: GRID.left + (width * (i + 0.5)) / others.length, y: BACK_PILE_Y};
+}
+
+export function create(ctx) {
+  const felt = h("div", {class: "memory-table", "aria-hidden": "true"});
+  ctx.surface.replaceChildren(felt);
+  const grid = h("div", {class: "memory-grid", role: "grid", "aria-label": gettext("Cards")});
+  const scores = h("dl", {class: "counts"});
+  const soloLine = h("p", {class: "memory-solo"});
+  const help = h("p", {class: "panel-help"}, gettext("Arrow keys move between cards; Enter or Space turns one over."));
+  ctx.panel.replaceChildren(h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), grid, help, soloLine, scores));
+
+  let cards = new Map();       // pos -> table element
+  let buttons = new Map();     // pos -> panel button
+  let piles = [];
+  let shape = null;
+  let focusPos = null;
+  let view = null;
+  let soloTimer = null;
+
+  function flip(pos) {
+    if (!ctx.canAct()) return;
+    if (!(view.legal_actions || []).some((a) => a.pos === pos)) return;
+    ctx.act({type: "flip", pos});
+  }
+
+  function build(v) {
+    felt.replaceChildren();
+    grid.replaceChildren();
+    cards = new Map();
+    buttons = new Map();
+    const cols = v.columns;
+    const cellW = (GRID.right - GRID.left) / cols;
+    const cellH = (GRID.bottom - GRID.top) / v.rows;
+    const cardH = Math.min(cellH * 0.9, (cellW * 0.9) / 0.71);
+    const cardW = cardH * 0.71;
+    felt.style.setProperty("--mw", `${cardW}px`);
+    felt.style.setProperty("--mh", `${cardH}px`);
+    piles = [];
+    for (let seat = 0; seat < v.players; seat++) {
+      const spot = pileSpot(seat, ctx.homeSeat, v.players);
+      const pile = place(h("div", {class: `memory-pile seat-${ctx.seatColour(seat)}`}, h("span", {class: "pile-label"})), spot.x, spot.y);
+      felt.append(pile);
+      piles.push(pile);
+    }
+    const rows = [];
+    for (let r = 0; r < v.rows; r++) {
+      rows.push(h("div", {role: "row", class: "memory-row"}));
+      grid.append(rows[r]);
+    }
+    grid.style.setProperty("--cols", String(cols));
+    for (const entry of v.layout) {
+      const x = GRID.left + cellW * (entry.column + 0.5);
+      const y = GRID.top + cellH * (entry.row + 0.5);
+      const el = place(cardEl(null, {tag: "button", attrs: {tabindex: "-1", class: "pcard memory-card",
+        dataset: {pos: entry.pos}, onclick: () => flip(entry.pos)}}), x, y);
+      el.dataset.home = `${x},${y}`;
+      felt.append(el);
+      cards.set(entry.pos, el);
+      const button = h("button", {type: "button", class: "cell", role: "gridcell", tabindex: "-1",
+        dataset: {pos: entry.pos, row: entry.row, column: entry.column}, onclick: () => flip(entry.pos)});
+      rows[entry.row].append(button);
+      buttons.set(entry.pos, button);
+    }
+    focusPos = focusPos && buttons.has(focusPos) ? focusPos : v.layout[0].pos;
+    shape = `${v.rows}x${v.columns}x${v.layout.length}x${v.players}`;
+  }
+
+  grid.addEventListener("keydown", (event) => {
+    const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+    if (event.key === "Home" || event.key === "End") {
+      const list = [...buttons.keys()];
+      focusOn(event.key === "Home" ? list[0] : list[list.length - 1]);
+      event.preventDefault();
+      return;
+    }
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    const current = buttons.get(focusPos);
+    let row = Number(current.dataset.row) + move[0];
+    let column = Number(current.dataset.column) + move[1];
+    const lengths = view.row_lengths;
+    if (row < 0 || row >= lengths.length) return;
+    column = Math.max(0, Math.min(column, lengths[row] - 1));
+    const target = view.layout.find((e) => e.row === row && e.column === column);
+    if (target) focusOn(target.pos);
+  });
+
+  function focusOn(pos) {
+    focusPos = pos;
+    for (const [p, b] of buttons) b.tabIndex = p === pos ? 0 : -1;
+    buttons.get(pos).focus();
+  }
+
+  function render(v, event, fresh) {
+    view = v;
+    const key = `${v.rows}x${v.columns}x${v.layout.length}x${v.players}`;
+    if (key !== shape || fresh) build(v);
+    const canAct = ctx.canAct();
+    const legal = new Set((v.legal_actions || []).map((a) => a.pos));
+    const pileCounts = new Array(v.players).fill(0);
+    for (const entry of v.layout) {
+      const el = cards.get(entry.pos);
+      const button = buttons.get(entry.pos);
+      const up = entry.state !== "down";
+      setFace(el, entry.card || null, up);
+      el.classList.toggle("first", v.first === entry.pos);
+      el.classList.toggle("mismatch", v.phase === "reveal" && entry.state === "up");
+      el.classList.toggle("playable", canAct && legal.has(entry.pos));
+      let label;
+      if (entry.state === "taken") {
+        const n = pileCounts[entry.by]++;
+        const spot = pileSpot(entry.by, ctx.homeSeat, v.players);
+        // A taken card joins its pile: stacked with a little offset so the pile has depth.
+        place(el, spot.x + ((n % 6) - 2.5) * 3, spot.y - Math.min(n, 24) * 0.6);
+        el.style.setProperty("--z", `${Math.min(n, 30) * 0.6}px`);
+        el.classList.add("taken");
+        label = fmt(gettext("%(pos)s: taken by %(name)s"), {pos: entry.pos, name: ctx.seatName(entry.by)});
+      } else {
+        const [x, y] = el.dataset.home.split(",");
+        place(el, Number(x), Number(y));
+        el.classList.remove("taken");
+        el.style.removeProperty("--z");
+        label = entry.state === "up"
+          ? fmt(gettext("%(pos)s: %(card)s, face up"), {pos: entry.pos, card: longName(entry.card)})
+          : fmt(gettext("%(pos)s: face down"), {pos: entry.pos});
+      }
+      button.textContent = entry.state === "down" ? entry.pos : shortName(entry.card);
+      button.className = `cell state-${entry.state}${entry.card && /[HD]$/.test(entry.card) ? " red-suit" : ""}${v.first === entry.pos ? " first" : ""}`;
+      if (entry.state === "taken") button.classList.add(`seat-${ctx.seatColour(entry.by)}`);
+      button.setAttribute("aria-label", label);
+      button.setAttribute("aria-disabled", String(!(canAct && legal.has(entry.pos))));
+      button.tabIndex = entry.pos === focusPos ? 0 : -1;
+    }
+    piles.forEach((pile, seat) => {
+      pile.querySelector(".pile-label").textContent = `${ctx.seatName(seat)} · ${v.scores[seat]}`;
+      pile.classList.toggle("current", v.current_player === seat);
+    });
+
+    fill(scores, ...Array.from({length: v.players}, (_, seat) => [
+      h("dt", {}, ctx.seatName(seat)), h("dd", {}, v.players === 1
+        ? fmt(ngettext("%(n)s pair", "%(n)s pairs", v.pairs[seat]), {n: v.pairs[seat]})
+        : fmt(ngettext("%(n)s card", "%(n)s cards", v.scores[seat]), {n: v.scores[seat]}))]).flat(),
+    h("dt", {}, gettext("Cards left")), h("dd", {id: "cards-left"}, String(v.cards_left)));
+    renderSolo(v);
+    ctx.setLastMove(lastText(v));
+  }
+
+  function renderSolo(v) {
+    soloLine.hidden = v.players !== 1;
+    if (v.players !== 1) return;
+    const startKey = `memory-start:${ctx.room.id}`;
+    if (v.moves === 0) sessionStorage.removeItem(startKey);
+    else if (!sessionStorage.getItem(startKey)) sessionStorage.setItem(startKey, String(Date.now()));
+    const draw = () => {
+      const start = Number(sessionStorage.getItem(startKey)) || Date.now();
+      const seconds = view.moves ? Math.floor((Date.now() - start) / 1000) : 0;
+      soloLine.textContent = fmt(gettext("Failed flips: %(n)s · Time: %(time)s"),
+        {n: view.failed_flips, time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`});
+    };
+    draw();
+    clearInterval(soloTimer);
+    if (!v.is_over) soloTimer = setInterval(draw, 1000);
+  }
+
+  function lastText(v) {
+    const last = v.last;
+    if (!last) {
+      return v.current_player !== null ? fmt(gettext("%(name)s starts."), {name: ctx.seatName(v.current_player)}) : "";
+    }
+    const name = ctx.seatName(last.seat);
+    if (last.type === "conceal") {
+      return v.current_player !== null
+        ? fmt(gettext("No match: the cards are turned back. %(name)s to play."), {name: ctx.seatName(v.current_player)})
+        : gettext("No match: the cards are turned back.");
+    }
+    const values = {name, pos: last.pos, card: shortName(last.card)};
+    if (last.result === "first") return fmt(gettext("%(name)s turns %(pos)s: %(card)s."), values);
+    if (last.result === "match") {
+      return v.is_over || v.options.one_flip
+        ? fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair!"), values)
+        : fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair! %(name)s goes again."), values);
+    }
+    return fmt(gettext("%(name)s turns %(pos)s: %(card)s. No match."), values);
+  }
+
+  return {
+    render,
+    resultDetails(v) {
+      if (v.players !== 1) return null;
+      return h("p", {class: "result-note memory-solo-result"}, soloLine.textContent);
+    },
+  };
+}

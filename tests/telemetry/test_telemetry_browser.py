@@ -1,0 +1,149 @@
+"""The collector in a real Chromium: the switch off sends nothing, on sends events, GPC means
+off until the visitor turns it on (SPEC 6.3).
+
+Requests are observed on the server, in an access log this test's Daphne writes to a file:
+Playwright does not report every navigator.sendBeacon made while a page is being left."""
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.live import PROJECT, VENV_BIN, LiveServer, embedded_env, free_port
+
+pytestmark = pytest.mark.browser
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("telemetry-browser")
+    env = embedded_env(tmp_path, CPU_DELAY_BOZU_FLIP="0.01")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
+                   env=env, check=True, timeout=180)
+    port = free_port()
+    access_log = tmp_path / "access.log"
+    server = LiveServer([str(VENV_BIN / "daphne"), "--no-server-name", "--access-log", str(access_log),
+                         "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                        env, port, tmp_path / "daphne.log")
+    server.wait_ready()
+    server.db_path = tmp_path / "db.sqlite3"
+    server.access_log = access_log
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def events_in_db(site, page_id=None) -> list[dict]:
+    with sqlite3.connect(site.db_path) as db:
+        db.row_factory = sqlite3.Row
+        rows = [dict(row) for row in db.execute("SELECT * FROM telemetry_event ORDER BY id")]
+    return [row for row in rows if page_id is None or row["page"].replace("-", "") == page_id.replace("-", "")]
+
+
+def telemetry_requests(site) -> int:
+    return sum("/telemetry/events" in line for line in site.access_log.read_text().splitlines())
+
+
+def test_with_the_switch_off_no_request_goes_to_the_endpoint(site, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    before, requests_before = len(events_in_db(site)), telemetry_requests(site)
+    page.goto(site.url + "/privacy/")
+    switch = page.locator("#telemetry-switch")
+    assert switch.get_attribute("aria-pressed") == "true"
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('telemetry')") == "off"
+    for path in ("/", "/bozu/", "/privacy/", "/"):
+        page.goto(site.url + path)   # every navigation is a page hide: a beacon if anything queued
+        assert page.evaluate("window.cardtableTelemetry.record({type: 'view3d_speed', fps: 60})") is False
+    page.evaluate("window.cardtableTelemetry.flush()")
+    page.goto("about:blank")
+    time.sleep(1.0)
+    assert telemetry_requests(site) == requests_before
+    assert len(events_in_db(site)) == before
+    # The same steps with the switch on do reach the server (so the silence above means something).
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site.url + "/privacy/")
+    page.goto(site.url + "/")
+    page.goto("about:blank")
+    assert len(wait_for_rows(site, before, 2)) == 2
+    assert telemetry_requests(site) == requests_before + 2
+    context.close()
+
+
+def wait_for_rows(site, before: int, count: int) -> list[dict]:
+    deadline = time.monotonic() + 10
+    while len(events_in_db(site)) < before + count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return events_in_db(site)[before:]
+
+
+def test_with_the_switch_on_events_arrive_bucketed_and_reduced(site, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    before = len(events_in_db(site))
+    page.goto(site.url + "/")
+    page.evaluate("""() => {
+        window.cardtableTelemetry.record({type: "view3d_speed", fps: 47.3});
+        window.cardtableTelemetry.record({type: "game_end", game: "bozu", mode: "cpu", cpu_level: "easy",
+            settings: {players: 4, semimaru: "monk", emperor: "noble", lady_empty_again: false},
+            result: "loss", move_count: 100, duration: 95.2});
+    }""")
+    page.goto(site.url + "/privacy/")  # page hide: sendBeacon
+    rows = wait_for_rows(site, before, 3)[:3]
+    by_type = {row["type"]: row for row in rows}
+    assert set(by_type) == {"page_view", "view3d_speed", "game_end"}
+    assert len({row["page"] for row in rows}) == 1
+    assert by_type["view3d_speed"]["fps"] == "45-55"
+    assert (by_type["game_end"]["duration"], by_type["game_end"]["result"]) == ("1-3m", "loss")
+    assert (by_type["page_view"]["browser"], by_type["page_view"]["os"]) == ("chrome", "linux")
+    assert by_type["page_view"]["device"] == "desktop" and by_type["page_view"]["cores"] != "unknown"
+    first_page = rows[0]["page"]
+    # The next page has a new page-open id, and the id is in no cookie and no storage.
+    page.goto(site.url + "/")
+    second = wait_for_rows(site, before, 4)[3]
+    assert second["type"] == "page_view" and second["page"] != first_page
+    stored = page.evaluate("JSON.stringify(Object.entries(localStorage)) + "
+                           "JSON.stringify(Object.entries(sessionStorage)) + document.cookie")
+    for page_id in (first_page, second["page"]):
+        dashed = "-".join((page_id[:8], page_id[8:12], page_id[12:16], page_id[16:20], page_id[20:]))
+        assert page_id not in stored and dashed not in stored
+        assert all(page_id not in c["value"] and dashed not in c["value"] for c in context.cookies())
+    context.close()
+
+
+def test_global_privacy_control_means_off_until_the_visitor_turns_it_on(site, browser):
+    context = browser.new_context(extra_http_headers={"Sec-GPC": "1"})
+    context.add_init_script("Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', {get: () => true})")
+    page = context.new_page()
+    before, requests_before = len(events_in_db(site)), telemetry_requests(site)
+    page.goto(site.url + "/privacy/")
+    switch = page.locator("#telemetry-switch")
+    assert switch.get_attribute("aria-pressed") == "false"
+    page.goto(site.url + "/")
+    page.goto(site.url + "/privacy/")
+    time.sleep(0.5)
+    assert telemetry_requests(site) == requests_before
+    page.locator("#telemetry-switch").click()
+    assert page.locator("#telemetry-switch").get_attribute("aria-pressed") == "true"
+    page.goto(site.url + "/")
+    page.goto(site.url + "/privacy/")
+    assert page.evaluate("navigator.globalPrivacyControl") is True
+    # Stored although the browser sends Sec-GPC: the batch said the visitor turned it on.
+    rows = wait_for_rows(site, before, 1)
+    assert [row["type"] for row in rows] == ["page_view"]
+    context.close()

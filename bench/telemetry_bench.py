@@ -1,0 +1,211 @@
+"""Telemetry throughput against the local PostgreSQL, through the real HTTP endpoint.
+
+    .venv/bin/python bench/telemetry_bench.py [--seconds 10] [--clients 8] [--processes 1]
+                                              [--expired 1000000]
+
+1. Ingest: ``--clients`` threads post batches of 20 events to POST /telemetry/events on
+   ``--processes`` Daphne processes (the `make run` command) for ``--seconds``; prints events
+   accepted per second (target: 2,000).
+2. Purge: ``--expired`` rows older than 30 days are written straight into the table, then the
+   purge (telemetry.purge.purge_expired, what the Celery task runs) deletes them while the same
+   clients keep posting; prints the seconds to purge (target: under 30 s) and ingest during the
+   purge (events/s and the slowest request), so a stall would show.
+
+It works in a database of its own (created and dropped here); it never asserts, it prints.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from tests.live import LiveServer, VENV_BIN, embedded_env, free_port  # noqa: E402
+
+ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+CONTEXT = {"device": "desktop", "memory": "8+", "cores": "3-4", "net": "4g", "cache": "part"}
+EVENTS = [
+    {"type": "game_end", "game": "memory", "mode": "cpu", "cpu_level": "hard", "result": "win",
+     "settings": {"players": 2, "cards": 52, "jokers": False, "match": "rank"},
+     "move_count": 57, "duration": "3-10m"},
+    {"type": "view3d_first_frame", "ttff": "1-2s", "game": "memory"},
+    {"type": "room_step", "game": "bozu", "step": "connect", "outcome": "ok"},
+    {"type": "page_view"},
+]
+UA = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 "
+      "Safari/537.36")
+
+
+def batch_body(size: int = 20) -> bytes:
+    page = str(uuid.uuid4())
+    events = [{**EVENTS[i % len(EVENTS)], "page": page, **CONTEXT} for i in range(size)]
+    return json.dumps({"events": events}).encode()
+
+
+class Clients:
+    """Threads posting batches until stopped; counts accepted events and request latencies."""
+
+    def __init__(self, ports: list[int], count: int):
+        self.ports = ports
+        self.count = count
+        self.accepted = 0
+        self.errors = 0
+        self.latencies: list[float] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._threads = []
+
+    def _run(self, port: int):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        body = batch_body()
+        while not self._stop.is_set():
+            started = time.perf_counter()
+            try:
+                conn.request("POST", "/telemetry/events", body,
+                             {"Content-Type": "text/plain", "User-Agent": UA})
+                response = conn.getresponse()
+                answer = response.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                with self._lock:
+                    self.errors += 1
+                continue
+            elapsed = time.perf_counter() - started
+            with self._lock:
+                self.latencies.append(elapsed)
+                if response.status == 202:
+                    self.accepted += json.loads(answer)["stored"]
+                else:
+                    self.errors += 1
+        conn.close()
+
+    def start(self):
+        for i in range(self.count):
+            thread = threading.Thread(target=self._run, args=(self.ports[i % len(self.ports)],), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self):
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(30)
+
+    def snapshot(self) -> tuple[int, int]:
+        with self._lock:
+            return self.accepted, len(self.latencies)
+
+
+def psql(url: str, sql: str, params=()):
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as db:
+        cursor = db.execute(sql, params)
+        return cursor.fetchall() if cursor.description else None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--expired", type=int, default=1_000_000)
+    args = parser.parse_args()
+
+    name = f"telemetry_bench_{secrets.token_hex(4)}"
+    db_url = f"postgres://postgres@127.0.0.1:5432/{name}"
+    psql(ADMIN_URL, f'CREATE DATABASE "{name}"')
+    tmp = Path(f"/tmp/{name}")
+    tmp.mkdir()
+    # Production settings (DEBUG off), served over plain HTTP on the loopback.
+    env = embedded_env(tmp, DATABASE_URL=db_url, DEBUG="0", SECRET_KEY=secrets.token_urlsafe(40),
+                       ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0", LOG_LEVEL="WARNING",
+                       TELEMETRY_RATE_LIMIT="100000000", TELEMETRY_EMBEDDED_PURGE_INTERVAL="0")
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    servers = []
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
+                       env=env, check=True, timeout=300, capture_output=True)
+        for i in range(args.processes):
+            port = free_port()
+            servers.append(LiveServer([str(VENV_BIN / "daphne"), "--no-server-name", "--access-log", "/dev/null",
+                                       "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                                      env, port, tmp / f"daphne{i}.log"))
+        for server in servers:
+            server.wait_ready()
+        ports = [server.port for server in servers]
+        print(f"PostgreSQL database {name}; {args.processes} Daphne process(es); {args.clients} clients; "
+              "batches of 20 events")
+
+        # 1. Ingest alone.
+        clients = Clients(ports, args.clients)
+        time.sleep(0.5)
+        clients.start()
+        time.sleep(1.0)  # warm-up: connections, first queries
+        accepted0, requests0 = clients.snapshot()
+        started = time.perf_counter()
+        time.sleep(args.seconds)
+        accepted1, requests1 = clients.snapshot()
+        elapsed = time.perf_counter() - started
+        clients.stop()
+        stored = psql(db_url, "SELECT count(*) FROM telemetry_event")[0][0]
+        rate = (accepted1 - accepted0) / elapsed
+        latencies = sorted(clients.latencies)
+        print(f"ingest: {rate:,.0f} events/s accepted ({(requests1 - requests0) / elapsed:,.0f} requests/s; "
+              f"median {statistics.median(latencies) * 1000:.1f} ms, p99 "
+              f"{latencies[int(len(latencies) * 0.99)] * 1000:.1f} ms; errors {clients.errors}; "
+              f"{stored:,} rows in the table, {clients.accepted:,} acknowledged)")
+
+        # 2. Purge of expired rows while ingest goes on.
+        started = time.perf_counter()
+        psql(db_url, """
+            INSERT INTO telemetry_event (received_at, type, page, device, memory, cores, net, cache,
+                browser, os, game, mode, cpu_level, result, move_count, duration, origin, step, outcome,
+                reason, ttff, how, fps, failure)
+            SELECT now() - interval '31 days' - (g %% 1000) * interval '1 minute', 'game_end',
+                   md5(g::text)::uuid, 'desktop', '8+', '3-4', '4g', 'part', 'chrome', 'linux', 'memory',
+                   'cpu', 'hard', 'win', 57, '3-10m', '', '', '', '', '', '', '', ''
+            FROM generate_series(1, %s) AS g""", (args.expired,))
+        psql(db_url, "ANALYZE telemetry_event")
+        print(f"wrote {args.expired:,} expired rows in {time.perf_counter() - started:.1f} s")
+        fresh_before = psql(db_url, "SELECT count(*) FROM telemetry_event WHERE received_at > now() - interval '1 day'")[0][0]
+        clients = Clients(ports, args.clients)
+        clients.start()
+        time.sleep(1.0)
+        accepted0, _ = clients.snapshot()
+        purge_code = ("import django, time; django.setup(); from telemetry.purge import purge_expired; "
+                      "t = time.perf_counter(); n = purge_expired(); print(n, time.perf_counter() - t)")
+        started = time.perf_counter()
+        result = subprocess.run([sys.executable, "-c", purge_code], cwd=PROJECT, env=env, check=True,
+                                capture_output=True, text=True, timeout=600)
+        purge_wall = time.perf_counter() - started
+        accepted1, _ = clients.snapshot()
+        during = clients.latencies[:]
+        clients.stop()
+        removed, purge_seconds = result.stdout.split()
+        left = psql(db_url, "SELECT count(*) FROM telemetry_event WHERE received_at < now() - interval '30 days'")[0][0]
+        fresh_after = psql(db_url, "SELECT count(*) FROM telemetry_event WHERE received_at > now() - interval '1 day'")[0][0]
+        print(f"purge: removed {int(removed):,} expired rows in {float(purge_seconds):.1f} s "
+              f"({purge_wall:.1f} s with process start); {left} expired rows left; fresh rows "
+              f"{fresh_before:,} → {fresh_after:,} (none deleted, ingest went on)")
+        print(f"ingest during the purge: {(accepted1 - accepted0) / purge_wall:,.0f} events/s; slowest request "
+              f"{max(during) * 1000:.0f} ms; median {statistics.median(during) * 1000:.1f} ms; errors {clients.errors}")
+    finally:
+        for server in servers:
+            server.stop()
+        psql(ADMIN_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""A live site and Debian's Chromium for the browser tests.
+
+The site is the embedded default (one Daphne, SQLite, in-memory layer) with the game timings
+shortened through the environment variables an operator would use, so CPU seats move at once.
+A Gin hand's result stays up long enough to be seen (and "Next hand" moves on at once), and a
+Memory mismatch stays face up briefly, as it does for people, only shorter.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.live import PROJECT, embedded_env, start_daphne
+
+SCREENSHOTS = PROJECT / "docs" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+BROWSER_TIMING = {
+    "CPU_DELAY_MEMORY_FLIP": "0.02",
+    "MEMORY_CONCEAL_DELAY": "0.2",
+    "CPU_DELAY_BOZU_FLIP": "0.01",
+    "CPU_DELAY_GIN_STEP": "0.02",
+    "GIN_NEXT_HAND_DELAY": "4",
+    "SEAT_TAKEOVER_DELAY": "1.5",
+}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    tmp_path: Path = tmp_path_factory.mktemp("browser-site")
+    env = embedded_env(tmp_path, **BROWSER_TIMING)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
+                   env=env, check=True, timeout=180)
+    server = start_daphne(tmp_path, env)
+    server.wait_ready()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """New pages in fresh contexts (separate localStorage, like separate people); any script
+    error on any of them fails the test."""
+
+    def __init__(self, chromium):
+        self.chromium = chromium
+        self.contexts = []
+        self.errors: list[str] = []
+
+    def new(self, width=1280, height=860):
+        context = self.chromium.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15000)
+        self.contexts.append(context)
+        return self.open(context)
+
+    def open(self, context):
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(chromium):
+    opened = Pages(chromium)
+    yield opened
+    opened.close()
+    assert opened.errors == []
+
+
+def screenshot(page, name: str) -> None:
+    """Screenshots for the README, taken while the tests play."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

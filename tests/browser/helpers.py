@@ -1,0 +1,62 @@
+"""Steps shared by the browser tests: start a game from a menu, wait for the room's state."""
+from __future__ import annotations
+
+import json
+import re
+
+
+def start_from_menu(page, site, game: str, mode: str, options: dict | None = None,
+                    level: str | None = None):
+    """Sets the menu's fields as a person would and presses the mode button."""
+    page.goto(f"{site.url}/{game}/")
+    form = page.locator(f"form.menu[data-game={game}]")
+    for key, value in (options or {}).items():
+        field = form.locator(f"[data-option={key}]")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    if level:
+        form.locator(f"input[name=cpu_level][value={level}]").check()
+    form.locator(f"button[data-mode={mode}]").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
+    wait_playing(page)
+    return page.url.rsplit("/", 1)[1]
+
+
+def wait_playing(page, status: str = "playing"):
+    page.wait_for_selector(f"#room[data-status={status}]")
+
+
+def version(page) -> int:
+    return int(page.get_attribute("#room", "data-version") or 0)
+
+
+def wait_version_after(page, before: int, timeout: float = 10.0):
+    page.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}",
+                           timeout=timeout * 1000)
+
+
+def status(page) -> str:
+    return page.get_attribute("#room", "data-status")
+
+
+def record_frames(page) -> list[dict]:
+    """Every WebSocket frame the page receives, parsed."""
+    frames: list[dict] = []
+
+    def on_socket(socket):
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+    page.on("websocket", on_socket)
+    return frames
+
+
+def record_sent(page) -> list[dict]:
+    sent: list[dict] = []
+
+    def on_socket(socket):
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+    page.on("websocket", on_socket)
+    return sent

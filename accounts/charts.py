@@ -11,6 +11,7 @@ from .stats import DayResults
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 8, 12, 28   # room for the axis labels
 GAP = 0.2                                  # fraction of a slot left between bars
+MAX_BAR = 40                               # a few days' bars stay bars, not walls
 
 
 @dataclass
@@ -34,7 +35,7 @@ def results_chart(days: list[DayResults]) -> dict | None:
         return None
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     most = max(day.games for day in days)
-    slot = plot_w / len(days)
+    slot = min(plot_w / len(days), MAX_BAR / (1 - GAP))
     bars = []
     for i, day in enumerate(days):
         base = TOP + plot_h

@@ -56,9 +56,10 @@ class GameRecord(models.Model):
             models.Index(fields=["user", "-finished_at"], name="record_user_finished"),
             # Each game/mode/level group's latest games in order: the stats page's recent form.
             # The stats page's per-group totals and recent form, read in group order from the
-            # index alone on PostgreSQL (no sort of the player's whole record).
-            models.Index(fields=["user", "game", "mode", "cpu_level", "-finished_at", "-id"],
-                         include=["result", "failed_flips"], name="record_user_group_recent"),
+            # index alone on PostgreSQL (no sort of the player's whole record). result and
+            # failed_flips are key columns, not INCLUDE ones, which SQLite does not support.
+            models.Index(fields=["user", "game", "mode", "cpu_level", "-finished_at", "-id",
+                                 "result", "failed_flips"], name="record_user_group_recent"),
         ]
 
     def __str__(self):

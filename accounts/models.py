@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -30,6 +31,8 @@ class GameRecord(models.Model):
              ("friends", _("with friends"))]
     RESULTS = [("win", _("win")), ("draw", _("draw")), ("loss", _("loss"))]
     CPU_LEVELS = {"easy": _("Easy"), "medium": _("Medium"), "normal": _("Normal"), "hard": _("Hard")}
+    # Memory's match rules other than the default "same rank" (and "identical", implied by 104 cards).
+    MEMORY_MATCH = {"colour": _("same rank and colour"), "zebra": _("zebra")}
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="game_records")
@@ -68,6 +71,20 @@ class GameRecord(models.Model):
     @property
     def cpu_level_label(self):
         return self.CPU_LEVELS.get(self.cpu_level, self.cpu_level)
+
+    @property
+    def memory_setting_label(self) -> str:
+        """"24 cards, jokers, zebra": what makes one solo Memory result comparable to another."""
+        options = self.options
+        cards = options.get("cards", 0)
+        parts = [ngettext("%(cards)d card", "%(cards)d cards", cards) % {"cards": cards}]
+        if options.get("jokers"):
+            parts.append(gettext("jokers"))
+        if options.get("match") in self.MEMORY_MATCH:
+            parts.append(str(self.MEMORY_MATCH[options["match"]]))
+        if options.get("one_flip"):
+            parts.append(gettext("one flip per turn"))
+        return ", ".join(parts)
 
     def to_json(self) -> dict:
         return {

@@ -82,6 +82,20 @@ def test_best_solo_memory_is_the_fewest_failed_flips_then_the_fastest_per_deck(c
     best = [(r.options["cards"], r.failed_flips, r.duration_seconds) for r in response.context["stats"].best_solo]
     assert best == [(52, 1, 99.0), (24, 2, 50.0)]
     assert b"24 cards: 2 failed flips in 0:50" in response.content
+    assert b"52 cards: 1 failed flip in 1:39" in response.content
+
+
+def test_best_solo_memory_keeps_each_setting_apart(client, alice, finish_game):
+    base = {"players": 1, "cards": 24, "jokers": False, "match": "rank", "one_flip": False}
+    for flips, extra in [(5, {}), (3, {"jokers": True}), (4, {"match": "zebra", "one_flip": True})]:
+        finish_game([me_seat(alice, "win", failed_flips=flips)], mode="solo", cpu_level=None,
+                    options={**base, **extra})
+    client.force_login(alice)
+    response = client.get("/accounts/me/")
+    html = response.content.decode()
+    for line in ("24 cards, jokers: 3 failed flips", "24 cards, zebra, one flip per turn: 4 failed flips",
+                 "24 cards: 5 failed flips"):
+        assert line in html
 
 
 def test_the_chart_is_an_svg_drawn_on_the_server(client, alice, finish_game):

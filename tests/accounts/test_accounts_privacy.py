@@ -87,8 +87,3 @@ def test_delete_my_account_asks_for_the_password_then_deletes_the_records(alice,
     assert client.get("/accounts/me/").status_code == 302      # signed out
     assert client.get("/accounts/deleted/").status_code == 200
 
-
-def test_the_telemetry_switch_is_what_other_apps_read(alice):
-    alice.profile.telemetry_enabled = False
-    alice.profile.save()
-    assert User.objects.get(pk=alice.pk).profile.telemetry_enabled is False

@@ -1,7 +1,6 @@
 """The receiver of games.signals.game_finished stores one record per signed-in seat holder."""
 from datetime import datetime, timezone
 
-import pytest
 from django.contrib.auth.models import User
 
 from accounts.models import GameRecord, Profile

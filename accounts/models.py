@@ -22,6 +22,14 @@ class Profile(models.Model):
     def __str__(self):
         return f"profile of {self.user}"
 
+    @classmethod
+    def of(cls, user) -> "Profile":
+        """The user's profile; made on first use for a user saved without signals (loaddata)."""
+        try:
+            return user.profile
+        except cls.DoesNotExist:
+            return cls.objects.create(user=user)
+
 
 class GameRecord(models.Model):
     """One finished game as seen from one player's seat."""

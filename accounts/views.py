@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from .charts import results_chart
 from .forms import DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm
+from .models import Profile
 from .stats import player_stats
 
 
@@ -73,7 +74,7 @@ def _stats_context(request, user) -> dict:
 def me(request):
     context = _stats_context(request, request.user)
     # request.user.profile (not a fresh query) is the object the header's telemetry snippet reads too.
-    context["privacy_form"] = PrivacyForm(instance=request.user.profile)
+    context["privacy_form"] = PrivacyForm(instance=Profile.of(request.user))
     return render(request, "accounts/me.html", context)
 
 
@@ -81,14 +82,14 @@ def me(request):
 @require_POST
 def privacy(request):
     # Two checkboxes: an absent one is off, so every POST is valid.
-    PrivacyForm(request.POST, instance=request.user.profile).save()
+    PrivacyForm(request.POST, instance=Profile.of(request.user)).save()
     return redirect(reverse("accounts:me") + "#privacy")
 
 
 @login_required
 def export(request):
     user = request.user
-    profile = user.profile
+    profile = Profile.of(user)
     data = {
         "exported_at": timezone.now().isoformat(),
         "account": {

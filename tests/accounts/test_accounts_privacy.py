@@ -87,3 +87,10 @@ def test_delete_my_account_asks_for_the_password_then_deletes_the_records(alice,
     assert client.get("/accounts/me/").status_code == 302      # signed out
     assert client.get("/accounts/deleted/").status_code == 200
 
+
+
+def test_a_user_saved_without_signals_gets_a_profile_on_first_visit(client, alice):
+    Profile.objects.filter(user=alice).delete()   # as after loaddata of bare users
+    client.force_login(alice)
+    assert client.get("/accounts/me/").status_code == 200
+    assert Profile.objects.get(user=alice).telemetry_enabled is True

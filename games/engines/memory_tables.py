@@ -678,3 +678,40 @@ def all_table_keys() -> list[tuple[str, int, bool]]:
             for name in STRUCTURES
             for players in range(1, MAX_PLAYERS + 1)
             for one_flip in ((False,) if players == 1 else (False, True))]
+
+
+def start_values(match: str, players: int, max_pairs: int, jokers: bool = False,
+                 one_flip: bool = False, exact: bool = False) -> list[tuple[int, object]]:
+    """The value of the start of a game of ``n`` pairs under perfect play, n = 1..max_pairs.
+
+    Two players: the first player's expected pairs minus the second's. One player: the
+    expected number of turns (pairs taken plus failed turns). Three or more: each seat's
+    expected pairs, the first player first. The rank and zebra rules deal whole ranks of four,
+    so they give only even ``n``. ``jokers`` adds the joker pair (worth two pairs) to every
+    deck; ``exact`` computes in fractions (slow beyond a few dozen pairs).
+    """
+    structure = structure_for_match(match)
+    per_class = 1 if structure.size_of == "pairs" else 2
+    limit = {"pairs": 200, "rank": 52, "zebra": 26}[structure.name]
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 1 to {MAX_PLAYERS}.")
+    if not per_class <= max_pairs <= limit:
+        raise ValueError(f"max pairs must be {per_class} to {limit} for the {match} rule.")
+    size = max_pairs // per_class
+    if exact:
+        solved = solve_reference(structure, size, players, one_flip, exact=True)
+    else:
+        solved = solve(structure, size, players, one_flip)
+    start_type = structure.types[0].name  # every class unseen and complete
+    answer = []
+    for classes in range(1, size + 1):
+        counts = {start_type: classes, "jokers": 1 if jokers else 0}
+        value = solved.value_of(counts)
+        pairs = classes * per_class
+        if players == 1:
+            answer.append((pairs, -value[0] + pairs + (1 if jokers else 0)))
+        elif players == 2:
+            answer.append((pairs, value[0] - value[1]))
+        else:
+            answer.append((pairs, value))
+    return answer

@@ -149,13 +149,14 @@ EVENT_TYPES: dict[str, tuple[tuple[Field, ...], tuple[Field, ...]]] = {
     "load_failure": ((enum("failure", ("script", "style", "api", "websocket", "error")),), (GAME,)),
 }
 
-# The options of each game, as the menu sends them to POST /api/rooms (engine names).
+# The options of each game: the engines' canonical names (games/engines/*.py Options.to_json).
 SETTINGS: dict[str, dict[str, Field]] = {
     "memory": {f.name: f for f in (
         Field("players", "int", minimum=1, maximum=6),
-        Field("cards", "enum", (24, 40, 52)),
+        Field("cards", "enum", (24, 40, 52, 104)),
         Field("jokers", "enum", (True, False)),
-        enum("match", ("rank", "rank_colour", "zebra")),
+        enum("match", ("rank", "colour", "zebra", "identical")),
+        Field("one_flip", "enum", (True, False)),
     )},
     "bozu": {f.name: f for f in (
         Field("players", "int", minimum=2, maximum=4),

@@ -1,0 +1,460 @@
+"""Gin Rummy for two players (SPEC 4): deal, upcard, draw/discard, knock, gin, layoffs,
+undercut, dead hand, a race to ``target`` points.
+
+Card strings are rank + suit (``"TD"``). The scoring core lives in ``gin_melds`` and its public
+functions are re-exported here: ``best_split``, ``best_discard``, ``lay_off``.
+Rules decisions that the SPEC leaves open are written down in docs/gin.md.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+
+from games.engines.base import (IllegalAction, InvalidOptions, NotYourTurn, ranking_from_scores,
+                                require_action)
+from games.engines.gin_melds import (CARD_INDEX, CARDS, KNOCK_LIMIT, all_best_splits_mask,
+                                     best_discard, best_split, cards_by_rank, cards_of,
+                                     deadwood_mask, lay_off, lay_off_mask, mask_of, split_mask,
+                                     value_of)
+
+__all__ = ["GAME", "Options", "State", "parse_options", "new_game",
+           "best_split", "best_discard", "lay_off"]
+
+GAME = "gin"
+PLAYERS = 2
+DEFAULT_TARGET = 100
+MIN_TARGET, MAX_TARGET = 1, 1000
+GIN_BONUS = 25
+UNDERCUT_BONUS = 25
+DEAD_STOCK = 2  # a hand is dead once a discard leaves this many cards in the stock
+HAND_SIZE = 10
+
+ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "next_hand")
+OUTCOMES = ("knock", "gin", "undercut", "dead")
+
+
+@dataclass(frozen=True)
+class Options:
+    target: int = DEFAULT_TARGET
+
+    def to_json(self) -> dict:
+        return {"players": PLAYERS, "target": self.target}
+
+
+def parse_options(raw: dict | None) -> Options:
+    if isinstance(raw, Options):
+        return raw
+    raw = {} if raw is None else raw
+    if not isinstance(raw, dict):
+        raise InvalidOptions("Options must be a JSON object.")
+    unknown = set(raw) - {"players", "target"}
+    if unknown:
+        raise InvalidOptions(f"Unknown Gin Rummy option(s): {', '.join(sorted(map(str, unknown)))}.")
+    players = raw.get("players", PLAYERS)
+    if players != PLAYERS or isinstance(players, bool):
+        raise InvalidOptions("Gin Rummy is played by exactly 2 players.")
+    target = raw.get("target", DEFAULT_TARGET)
+    if isinstance(target, bool) or not isinstance(target, int) or not MIN_TARGET <= target <= MAX_TARGET:
+        raise InvalidOptions(f"target must be a whole number of points from {MIN_TARGET} to {MAX_TARGET}.")
+    return Options(target=target)
+
+
+def new_game(options: Options | dict | None, seed: int) -> "State":
+    options = parse_options(options)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidOptions("The seed must be an integer.")
+    state = State()
+    state.target = options.target
+    state.seed = seed
+    state.dealer = random.Random(f"gin-first-dealer/{seed}").randrange(PLAYERS)
+    state._deal()
+    return state
+
+
+def _split_for_display(cards: list[str]) -> dict:
+    """A hand sorted by its best split: melds first (each in reading order), then deadwood."""
+    mask = mask_of(cards)
+    deadwood, melds = split_mask(mask)
+    loose = mask
+    for meld in melds:
+        loose &= ~meld
+    meld_lists = [cards_of(m) for m in melds]
+    loose_cards = cards_by_rank(loose)
+    return {
+        "cards": [c for meld in meld_lists for c in meld] + loose_cards,
+        "melds": meld_lists,
+        "deadwood_cards": loose_cards,
+        "deadwood": deadwood,
+    }
+
+
+class State:
+    """One game. Every attribute is plain JSON data, so ``to_json`` is a deep copy of them."""
+
+    players = PLAYERS
+
+    def __init__(self):
+        self.target = DEFAULT_TARGET
+        self.seed = 0
+        self.deal_number = 0        # deals so far, redeals of dead hands included (seeds each shuffle)
+        self.hand_number = 1        # hands played in this game, this one included
+        self.dealer = 0
+        self.phase = "upcard"       # upcard | draw | discard | hand_over | over
+        self.current_player: int | None = None
+        self.hands: list[list[str]] = [[], []]
+        self.stock: list[str] = []  # the top card is the last one
+        self.discard_pile: list[str] = []  # the top card is the last one
+        self.upcard_passes = 0
+        self.stock_only = False     # both passed the upcard: the non-dealer must draw from the stock
+        self.taken_card: str | None = None  # taken from the discard pile this turn: may not go back
+        self.history: list[dict] = []  # this hand's public events
+        self.scores = [0, 0]
+        self.moves = 0
+        self.last: dict | None = None
+        self.last_hand: dict | None = None
+        self.hand_outcomes: list[dict] = []  # {"outcome", "winner", "points"} per finished hand
+
+    # --- dealing -----------------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        deck = list(CARDS)
+        random.Random(f"gin-deal/{self.seed}/{self.deal_number}").shuffle(deck)
+        non_dealer = 1 - self.dealer
+        # One card at a time, non-dealer first.
+        self.hands = [[], []]
+        for i in range(2 * HAND_SIZE):
+            self.hands[non_dealer if i % 2 == 0 else self.dealer].append(deck[i])
+        self.discard_pile = [deck[2 * HAND_SIZE]]
+        self.stock = deck[2 * HAND_SIZE + 1:][::-1]  # deck[21] is on top
+        self.phase = "upcard"
+        self.current_player = non_dealer
+        self.upcard_passes = 0
+        self.stock_only = False
+        self.taken_card = None
+        self.history = []
+
+    # --- queries -------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        if self.phase == "hand_over":
+            return [{"type": "next_hand"}] if seat in (0, 1) else []
+        if seat != self.current_player:
+            return []
+        if self.phase == "upcard":
+            return [{"type": "take_upcard"}, {"type": "pass"}]
+        if self.phase == "draw":
+            actions = [{"type": "draw", "source": "stock"}]
+            if not self.stock_only:
+                actions.append({"type": "draw", "source": "discard"})
+            return actions
+        hand = _split_for_display(self.hands[seat])["cards"]
+        mask = mask_of(hand)
+        discards = [c for c in hand if c != self.taken_card]
+        knocks = [c for c in discards if deadwood_mask(mask & ~(1 << CARD_INDEX[c])) <= KNOCK_LIMIT]
+        return ([{"type": "discard", "card": c} for c in discards]
+                + [{"type": "knock", "card": c} for c in knocks])
+
+    def pending_automatic(self) -> str | None:
+        return "next_hand" if self.phase == "hand_over" else None
+
+    def known_cards(self, seat: int) -> list[str]:
+        """Cards ``seat`` took from the discard pile this hand and still holds (public)."""
+        held: list[str] = []
+        for event in self.history:
+            if event["seat"] != seat:
+                continue
+            if event["action"] == "take":
+                held.append(event["card"])
+            elif event["action"] in ("discard", "knock") and event["card"] in held:
+                held.remove(event["card"])
+        return held
+
+    def result(self) -> dict:
+        if not self.is_over:
+            raise IllegalAction("The game is not over yet.", "not_over")
+        winner = max(range(PLAYERS), key=lambda s: self.scores[s])
+        return {
+            "scores": list(self.scores),
+            "ranking": ranking_from_scores(self.scores),
+            "winners": [winner],
+            "draw": False,
+            "target": self.target,
+            "hands_played": len(self.hand_outcomes),
+            "hands": self.hand_counts(),
+            "deciding_hand": copy.deepcopy(self.last_hand),
+        }
+
+    def hand_counts(self) -> dict:
+        """How the finished hands ended: knock (knocker won), gin, undercut, dead."""
+        counts = {outcome: 0 for outcome in OUTCOMES}
+        for hand in self.hand_outcomes:
+            counts[hand["outcome"]] += 1
+        return counts
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: dict) -> None:
+        """Checks everything before changing anything, so a refused action leaves no trace."""
+        action = require_action(action, ACTION_TYPES)
+        kind = action["type"]
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", "bad_seat")
+        if self.phase == "over":
+            raise IllegalAction("The game is over.", "game_over")
+        if kind == "next_hand":
+            _expect_keys(action, ())
+            if self.phase != "hand_over":
+                raise IllegalAction("The hand is still being played.", "wrong_phase")
+            self.apply_automatic()
+            return
+        if self.phase == "hand_over":
+            raise IllegalAction("The hand is over: the next hand must be dealt first.", "wrong_phase")
+        if seat != self.current_player:
+            raise NotYourTurn("It is not your turn.")
+        if kind in ("take_upcard", "pass"):
+            _expect_keys(action, ())
+            if self.phase != "upcard":
+                raise IllegalAction("The upcard has already been decided.", "wrong_phase")
+            self._upcard(seat, kind == "take_upcard")
+        elif kind == "draw":
+            _expect_keys(action, ("source",))
+            if self.phase != "draw":
+                raise IllegalAction("You have already drawn this turn." if self.phase == "discard"
+                                    else "Decide on the upcard first.", "wrong_phase")
+            source = action.get("source")
+            if source not in ("stock", "discard"):
+                raise IllegalAction("source must be 'stock' or 'discard'.", "malformed_action")
+            if source == "discard" and self.stock_only:
+                raise IllegalAction("Both players passed the upcard: draw from the stock.", "stock_only")
+            self._draw(seat, source)
+        else:
+            _expect_keys(action, ("card",))
+            if self.phase != "discard":
+                raise IllegalAction("Draw a card first.", "wrong_phase")
+            card = action.get("card")
+            if card not in CARD_INDEX or card not in self.hands[seat]:
+                raise IllegalAction(f"{card!r} is not a card in your hand.", "not_in_hand")
+            if card == self.taken_card:
+                raise IllegalAction("A card just taken from the discard pile cannot be discarded "
+                                    "in the same turn.", "just_taken")
+            rest = [c for c in self.hands[seat] if c != card]
+            if kind == "knock":
+                deadwood = deadwood_mask(mask_of(rest))
+                if deadwood > KNOCK_LIMIT:
+                    raise IllegalAction(f"Knocking needs {KNOCK_LIMIT} or fewer deadwood points; "
+                                        f"after discarding {card} you would keep {deadwood}.",
+                                        "cannot_knock")
+            self._discard(seat, card, rest, knock=kind == "knock")
+        self.moves += 1
+
+    def apply_automatic(self) -> None:
+        if self.phase != "hand_over":
+            raise IllegalAction("Nothing happens by itself now.", "no_automatic_step")
+        self.deal_number += 1
+        self.hand_number += 1
+        self._deal()
+        self.last = {"type": "deal", "dealer": self.dealer, "hand_number": self.hand_number}
+
+    def _upcard(self, seat: int, take: bool) -> None:
+        upcard = self.discard_pile[-1]
+        if take:
+            self.hands[seat].append(self.discard_pile.pop())
+            self.taken_card = upcard
+            self.phase = "discard"
+            self.history.append({"seat": seat, "action": "take", "card": upcard})
+            self.last = {"type": "take_upcard", "seat": seat, "card": upcard}
+            return
+        self.upcard_passes += 1
+        self.history.append({"seat": seat, "action": "pass", "card": upcard})
+        self.last = {"type": "pass", "seat": seat, "card": upcard}
+        if self.upcard_passes == 1:
+            self.current_player = self.dealer
+        else:
+            self.current_player = 1 - self.dealer
+            self.phase = "draw"
+            self.stock_only = True
+
+    def _draw(self, seat: int, source: str) -> None:
+        if source == "stock":
+            top = self.discard_pile[-1] if self.discard_pile else None
+            self.hands[seat].append(self.stock.pop())
+            self.taken_card = None
+            self.history.append({"seat": seat, "action": "draw_stock", "passed": top})
+            self.last = {"type": "draw", "seat": seat, "source": "stock"}
+        else:
+            card = self.discard_pile.pop()
+            self.hands[seat].append(card)
+            self.taken_card = card
+            self.history.append({"seat": seat, "action": "take", "card": card})
+            self.last = {"type": "draw", "seat": seat, "source": "discard", "card": card}
+        self.stock_only = False
+        self.phase = "discard"
+
+    def _discard(self, seat: int, card: str, rest: list[str], knock: bool) -> None:
+        self.hands[seat] = rest
+        self.discard_pile.append(card)
+        self.taken_card = None
+        self.history.append({"seat": seat, "action": "knock" if knock else "discard", "card": card})
+        if knock:
+            self._score_knock(seat, card)
+        elif len(self.stock) <= DEAD_STOCK:
+            self._end_dead_hand(seat, card)
+        else:
+            self.last = {"type": "discard", "seat": seat, "card": card}
+            self.current_player = 1 - seat
+            self.phase = "draw"
+
+    # --- end of a hand -----------------------------------------------------------------------
+
+    def _score_knock(self, knocker: int, card: str) -> None:
+        defender = 1 - knocker
+        knocker_mask = mask_of(self.hands[knocker])
+        defender_mask = mask_of(self.hands[defender])
+        knocker_deadwood, splits = all_best_splits_mask(knocker_mask)
+        if knocker_deadwood == 0:
+            # Gin: no layoffs; any best split shows the same thing.
+            melds = splits[0]
+            defender_deadwood, layoffs, defender_melds = deadwood_mask(defender_mask), [], split_mask(defender_mask)[1]
+        else:
+            # The knocker lays down the best split that leaves the defender the most deadwood.
+            chosen = None
+            for melds in splits:
+                laid = lay_off_mask(melds, defender_mask)
+                if chosen is None or laid[0] > chosen[1][0]:
+                    chosen = (melds, laid)
+            melds, (defender_deadwood, layoffs, defender_melds) = chosen
+        if knocker_deadwood == 0:
+            outcome, winner, points = "gin", knocker, defender_deadwood + GIN_BONUS
+        elif knocker_deadwood < defender_deadwood:
+            outcome, winner, points = "knock", knocker, defender_deadwood - knocker_deadwood
+        else:
+            outcome, winner = "undercut", defender
+            points = knocker_deadwood - defender_deadwood + UNDERCUT_BONUS
+        laid_mask = sum(1 << i for i, _ in layoffs)
+        sides = [None, None]
+        sides[knocker] = _side(knocker_mask, melds)
+        sides[defender] = _side(defender_mask & ~laid_mask, defender_melds)
+        deadwoods = [0, 0]
+        deadwoods[knocker], deadwoods[defender] = knocker_deadwood, defender_deadwood
+        self._finish_hand({
+            "outcome": outcome,
+            "knocker": knocker,
+            "knock_card": card,
+            "winner": winner,
+            "points": points,
+            "deadwoods": deadwoods,
+            "hands": sides,
+            "layoffs": [{"card": CARDS[i], "meld": number} for i, number in layoffs],
+        })
+
+    def _end_dead_hand(self, seat: int, card: str) -> None:
+        sides = []
+        for hand in self.hands:
+            mask = mask_of(hand)
+            sides.append(_side(mask, split_mask(mask)[1]))
+        self._finish_hand({
+            "outcome": "dead",
+            "knocker": None,
+            "knock_card": None,
+            "winner": None,
+            "points": 0,
+            "deadwoods": [side["deadwood"] for side in sides],
+            "hands": sides,
+            "layoffs": [],
+            "last_discard": {"seat": seat, "card": card},
+        })
+
+    def _finish_hand(self, summary: dict) -> None:
+        winner, points = summary["winner"], summary["points"]
+        if winner is not None:
+            self.scores[winner] += points
+            self.dealer = winner  # the winner of a hand deals the next; a dead hand keeps the dealer
+        summary.update({"hand_number": self.hand_number, "scores": list(self.scores)})
+        self.last_hand = summary
+        self.hand_outcomes.append({"outcome": summary["outcome"], "winner": winner, "points": points})
+        self.last = {"type": "hand_over", "outcome": summary["outcome"], "seat": summary["knocker"],
+                     "winner": winner, "points": points}
+        self.current_player = None
+        self.taken_card = None
+        self.phase = "over" if max(self.scores) >= self.target else "hand_over"
+        if self.phase == "over":
+            self.last["type"] = "game_over"
+
+    # --- views and persistence ---------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict:
+        if seat is not None and seat not in (0, 1):
+            raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", "bad_seat")
+        playing = self.phase in ("upcard", "draw", "discard")
+        known = [self.known_cards(s) for s in range(PLAYERS)]
+        counts = [len(h) for h in self.hands]
+        last = dict(self.last) if self.last else None
+        if last and last.get("source") == "stock" and last["seat"] == seat and self.phase == "discard":
+            last["card"] = self.hands[seat][-1]  # only the drawer learns what came off the stock
+        view = {
+            "game": GAME,
+            "players": PLAYERS,
+            "seat": seat,
+            "current_player": self.current_player,
+            "is_over": self.is_over,
+            "scores": list(self.scores),
+            "moves": self.moves,
+            "last": last,
+            "legal_actions": self.legal_actions(seat) if seat is not None else [],
+            "result": self.result() if self.is_over else None,
+            "options": {"players": PLAYERS, "target": self.target},
+            "target": self.target,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "hand": _split_for_display(self.hands[seat]) if seat is not None and playing else None,
+            "card_counts": counts if playing else [0, 0],
+            "known_cards": known if playing else [[], []],
+            "opponent": None,
+            "discard_pile": list(self.discard_pile) if playing else [],
+            "stock_count": len(self.stock) if playing else 0,
+            "cannot_discard": self.taken_card,
+            "upcard_passes": self.upcard_passes,
+            "stock_only": self.stock_only,
+            "history": copy.deepcopy(self.history) if playing else [],
+            "last_hand": copy.deepcopy(self.last_hand),
+        }
+        if seat is not None:
+            other = 1 - seat
+            view["opponent"] = {"seat": other, "card_count": view["card_counts"][other],
+                                "known_cards": view["known_cards"][other]}
+        return view
+
+    def to_json(self) -> dict:
+        return copy.deepcopy({key: value for key, value in vars(self).items()})
+
+    @classmethod
+    def from_json(cls, data: dict) -> "State":
+        state = cls()
+        expected = set(vars(state))
+        if not isinstance(data, dict) or set(data) != expected:
+            raise ValueError("Not a Gin Rummy state.")
+        for key, value in copy.deepcopy(data).items():
+            setattr(state, key, value)
+        return state
+
+
+def _side(mask: int, melds) -> dict:
+    """One player's cards at the end of a hand: melds and deadwood."""
+    loose = mask
+    for meld in melds:
+        loose &= ~meld
+    return {"melds": [cards_of(m) for m in melds], "deadwood_cards": cards_by_rank(loose),
+            "deadwood": value_of(loose)}
+
+
+def _expect_keys(action: dict, keys: tuple[str, ...]) -> None:
+    extra = set(action) - {"type", *keys}
+    if extra:
+        raise IllegalAction(f"Unexpected field(s) in action: {', '.join(sorted(map(str, extra)))}.",
+                            "malformed_action")

@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -29,19 +29,32 @@ class SignInForm(AuthenticationForm):
 
     def clean(self):
         username = self.cleaned_data.get("username")
-        if username and throttle.is_blocked(username):
+        if username and throttle.SIGN_IN.is_blocked(username):
             # Checked before the password, so a right guess during the lock-out is refused too.
             raise ValidationError(self.error_messages["throttled"], code="throttled",
-                                  params={"minutes": throttle.WINDOW_SECONDS // 60})
+                                  params={"minutes": throttle.SIGN_IN.window_seconds // 60})
         try:
             cleaned = super().clean()
         except ValidationError as error:
             if username and error.code == "invalid_login":
-                throttle.record_failure(username)
+                throttle.SIGN_IN.record(username)
             raise
         if username:
-            throttle.clear(username)
+            throttle.SIGN_IN.clear(username)
         return cleaned
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Sends at most a few reset e-mails an hour to one address. Past that the page answers the
+    same as always (it never tells whether an address has an account) and sends nothing."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None):
+        if throttle.RESET_MAIL.is_blocked(to_email):
+            return
+        throttle.RESET_MAIL.record(to_email)
+        super().send_mail(subject_template_name, email_template_name, context, from_email, to_email,
+                          html_email_template_name)
 
 
 class PrivacyForm(forms.ModelForm):

@@ -11,7 +11,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from .charts import results_chart
-from .forms import DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm
+from .forms import (DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm,
+                    ThrottledPasswordResetForm)
 from .models import Profile
 from .stats import player_stats
 
@@ -54,6 +55,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    form_class = ThrottledPasswordResetForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"

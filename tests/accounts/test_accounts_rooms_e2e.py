@@ -209,3 +209,21 @@ async def test_signing_in_on_the_room_page_before_the_end_records_the_game(site)
         await conn.close()
     assert browser.my_games() == [{"game": "Bozu Mekuri", "mode": "vs CPU", "level": "Easy",
                                    "result": outcome(final)}]
+
+
+async def test_a_solo_memory_game_is_scored_by_failed_flips(site):
+    browser = Browser(site.url)
+    browser.sign_up("soloist")
+    created = create_room(site.url, "memory", "solo", {"cards": 24})
+    conn = await browser.connect(created["room_id"], created["seat_token"])
+    try:
+        final = await asyncio.wait_for(play(conn, "medium"), 120)
+    finally:
+        await conn.close()
+    flips = final["room"]["result"]["failed_flips"]
+    (game,) = browser.my_games()
+    assert (game["game"], game["mode"], game["level"]) == ("Memory", "solo", "–")
+    assert game["result"] == (f"{flips} failed flip" if flips == 1 else f"{flips} failed flips")
+    html = browser.get("/accounts/me/")
+    assert "Best solo Memory" in html
+    assert re.search(rf"24 cards: {flips} failed flips? in \d+:\d\d", html)

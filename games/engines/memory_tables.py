@@ -33,9 +33,11 @@ value of a position; it is made where the player to move would lose by moving (t
 if it does not pass back, must then move and lose instead).
 
 Positions are keyed by one integer, the sum of ``count * stride`` over the types, so a
-successor is found by adding a precomputed difference and every lookup is one dict access.
-Tables are built on first use and kept in memory: every table of every rule and player count
-takes a few seconds (``bench/memory_bench.py`` measures it).
+successor is found by adding a difference and a lookup is one array access (key -> row).
+Two solvers: ``solve_reference`` writes the recurrence out position by position (and can use
+exact fractions), ``solve`` does the same in NumPy one *level* of positions at a time (about
+a second for all 33 tables; ``bench/memory_bench.py`` measures it), and the tests check one
+against the other. ``table()`` builds a full-size table on first use and keeps it.
 """
 from __future__ import annotations
 

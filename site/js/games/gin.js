@@ -177,6 +177,9 @@ export function create(ctx) {
             tabindex: "-1", class: `pcard in-hand${lifted === card ? " lifted" : ""}${banned ? " sunk" : ""}${card === drawn ? " new" : ""}`,
             dataset: {card}, onclick: () => tapCard(card)}});
           if (turn && view.phase === "discard" && !banned) el.classList.add("playable");
+          // Each card a hair above the one to its left, as in a fanned hand: overlapping
+          // cards in one plane would make taps land on either.
+          el.style.setProperty("--z", `${1 + mine.childElementCount * 0.4}px`);
           mine.append(place(el, x, 590));
           x += STEP;
         }

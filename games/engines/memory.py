@@ -28,6 +28,7 @@ cards did not match: fewer is better.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from games.engines.base import (
@@ -59,6 +60,7 @@ GRIDS = {
 }
 
 FIRST, SECOND, REVEAL, OVER = "first", "second", "reveal", "over"
+_POSITION = re.compile(r"[A-Z][1-9][0-9]?")  # ASCII only: "A١" is not A1
 PHASES = (FIRST, SECOND, REVEAL, OVER)
 
 
@@ -172,10 +174,10 @@ class Grid:
 
     def index(self, name: object) -> int | None:
         """Position index of a name like ``"B4"``, or None when there is no such card."""
-        if not isinstance(name, str) or len(name) < 2 or not name[1:].isdigit():
+        if not isinstance(name, str) or not _POSITION.fullmatch(name):
             return None
         row, column = ord(name[0]) - ord("A"), int(name[1:]) - 1
-        if not 0 <= row < self.rows or not 0 <= column < self.columns or name[1] == "0":
+        if not 0 <= row < self.rows or not 0 <= column < self.columns:
             return None
         index = row * self.columns + column
         return index if index < self.count else None

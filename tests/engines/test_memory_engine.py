@@ -103,7 +103,7 @@ def test_position_names_rows_from_the_back_columns_from_the_left():
     assert grid.name(0) == "A1" and grid.name(8) == "A9" and grid.name(9) == "B1"
     assert grid.name(51) == "F7"
     assert grid.index("B4") == 12
-    for bad in ("F8", "G1", "A0", "A10", "A01", "a1", "", "B", 3, None, "4B"):
+    for bad in ("F8", "G1", "A0", "A10", "A01", "a1", "", "B", 3, None, "4B", "A²", "A١", "B4 ", "AA1"):
         assert grid.index(bad) is None
     assert sorted(grid.neighbours(0)) == [1, 9]
     assert sorted(grid.neighbours(grid.index("E8"))) == [grid.index("D8"), grid.index("E7"), grid.index("E9")]
@@ -234,6 +234,8 @@ def test_illegal_flips_are_refused_and_change_nothing():
         (0, flip("A1"), "card_taken", "A1 has already been taken."),
         (0, flip("Z9"), "bad_position", None),
         (0, flip("F8"), "bad_position", None),
+        (0, flip("A²"), "bad_position", None),
+        (0, flip(["A", 1]), "bad_position", None),
         (0, {"type": "flip"}, "malformed_action", None),
         (0, {"type": "flip", "pos": "B1", "extra": 1}, "malformed_action", None),
         (0, {"type": "draw"}, "unknown_action", None),

@@ -278,7 +278,7 @@ class MemoryCpu:
             "options": self.opts.to_json(), "rng": self.rng,
             "memory": [[i, card, until] for i, (card, until) in sorted(self.memory.items())],
             "taken": [[i, card] for i, card in sorted(self.taken.items())],
-            "up": [[i, card] for i, card in self.up.items()],
+            "up": [[i, card] for i, card in sorted(self.up.items())],
             "seen": sorted(self.seen), "version": self.version, "turn_changed": self.turn_changed,
             "stale_turns": self.stale_turns, "last_pass_version": self.last_pass_version,
             "passing": self.passing, "moves": self.moves, "turn_number": self.turn_number,

@@ -6,7 +6,7 @@ import re
 
 
 def start_from_menu(page, site, game: str, mode: str, options: dict | None = None,
-                    level: str | None = None):
+                    level: str | None = None, wait_for: str = "playing"):
     """Sets the menu's fields as a person would and presses the mode button."""
     page.goto(f"{site.url}/{game}/")
     form = page.locator(f"form.menu[data-game={game}]")
@@ -22,7 +22,7 @@ def start_from_menu(page, site, game: str, mode: str, options: dict | None = Non
         form.locator(f"input[name=cpu_level][value={level}]").check()
     form.locator(f"button[data-mode={mode}]").click()
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
-    wait_playing(page)
+    wait_playing(page, wait_for)
     return page.url.rsplit("/", 1)[1]
 
 

@@ -155,6 +155,6 @@ export function create(ctx) {
 
   return {render, resultDetails: (view) => h("p", {class: "result-note"},
     fmt(ngettext("%(n)s card was left in the centre: it belongs to nobody.",
-      "%(n)s cards were left in the centre: they belong to nobody.", view.result.centre || 0),
-    {n: view.result.centre || 0}))};
+      "%(n)s cards were left in the centre: they belong to nobody.", view.centre.count),
+    {n: view.centre.count}))};
 }

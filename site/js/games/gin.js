@@ -306,8 +306,7 @@ export function create(ctx) {
 
   return {
     render,
-    resultDetails(finalView) {
-      const result = finalView.result;
+    resultDetails(finalView, result) {
       const home = ctx.homeSeat;
       return h("div", {class: "gin-final"},
         h("p", {class: "gin-final-score"}, fmt(gettext("Final score: %(a)s %(sa)s – %(sb)s %(b)s"), {

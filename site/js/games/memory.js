@@ -209,7 +209,7 @@ export function create(ctx) {
   return {
     render,
     resultDetails(v) {
-      if (v.players !== 1) return null;
+      if (v.players !== 1 || !v.is_over) return null;
       return h("p", {class: "result-note memory-solo-result"}, soloLine.textContent);
     },
   };

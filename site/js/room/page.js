@@ -116,8 +116,8 @@ async function onState(message) {
   renderInvite();
   renderActions();
   renderer.render(view, message.event, previous === null || Boolean(message.resync));
-  renderResult();
   root.dataset.status = room.status;
+  renderResult();
   root.dataset.version = String(message.version);
 }
 
@@ -317,7 +317,7 @@ function renderResult(force = false) {
         h("td", {}, result.scores ? String(result.scores[seat]) : "–")));
     }
   });
-  const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view) : null;
+  const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view, result) : null;
   const buttons = mine.length ? afterGameButtons("result") : [
     h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
   ];

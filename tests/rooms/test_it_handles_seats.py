@@ -10,12 +10,12 @@ def presence(state, seat):
     return state["room"]["seats"][seat]["presence"]
 
 
-async def friends_room(site, game, players=2, **extra):
+async def friends_room(site, game, players=2, joining=None, **extra):
     created = create_room(site.url_for(0), game, "friends", options(game, players=players, **extra)
                           if game != "gin" else options(game, **extra))
     creator = await connect(site.url_for(0), created["room_id"], created["seat_token"])
     others = []
-    for i in range(1, players):
+    for i in range(1, players if joining is None else joining + 1):
         conn = await connect(site.url_for(i), created["room_id"])
         await conn.request("join")
         others.append(conn)
@@ -40,7 +40,7 @@ async def test_it_takes_over_a_disconnected_seat_and_gives_it_back(site):
 
 
 async def test_it_lets_a_spectator_take_a_seat_the_cpu_plays(site):
-    created, red, (green,) = await friends_room(site, "bozu", players=3)
+    created, red, (green,) = await friends_room(site, "bozu", players=3, joining=1)
     # Yellow never joined: Red starts with the CPU in the free seat.
     await red.request("start")
     assert presence(red.state, 2) == "cpu"
@@ -91,6 +91,8 @@ async def test_it_ends_a_two_player_game_on_resign_and_plays_again(site):
     assert message["seat_token"] and message["invite_url"] == f"/r/{message['room_id']}"
     seen = await green.wait_for(lambda s: s["room"]["next_room"] is not None, 5)
     assert seen["room"]["next_room"] == message["invite_url"]
+    while not [m for m in green.messages if m["type"] == "next_room"]:
+        await green.recv(5)  # the next_room message follows that state
     nexts = [m for m in green.messages if m["type"] == "next_room"]
     assert len(nexts) == 1 and "seat_token" not in nexts[0]
     follow = await connect(site.url_for(1), message["room_id"], message["seat_token"])

@@ -41,6 +41,7 @@ class Style:
     careless: float = 0.0          # chance of throwing a random loose card instead
     outs_weight: float = 0.0       # deadwood points per point of expected gain from one draw
     meld_weight: float = 0.0       # the same, counting only draws that make a meld
+    knock_weight: float = 0.0      # deadwood points per share of unseen cards that let it knock
     feed_weight: float = 0.0       # deadwood points per unit of "the opponent wants this card"
     reads_discards: bool = False   # use the opponent's discards and passes, not only pickups
     take_margin: float | None = None  # take a non-meld face-up card if it beats the stock by this
@@ -171,9 +172,11 @@ class GinCpu:
         if self.style.take_margin is None:
             return False
         # Deadwood after taking it (it may not be thrown back) against what a stock card gives
-        # on average.
+        # on average; a card that lets it knock at once is taken if it would knock.
         with_top = table.hand | 1 << top
         after_take = min(deadwood_mask(with_top & ~(1 << i)) for i in indices_of(table.hand))
+        if after_take <= KNOCK_LIMIT and self._knocks(table, after_take):
+            return True
         return after_take + self.style.take_margin <= self._expected_after_stock(table)
 
     def _expected_after_stock(self, table: Table) -> float:
@@ -188,8 +191,11 @@ class GinCpu:
         candidates = [i for i in indices_of(table.hand) if i != table.taken]
         left = {i: deadwood_mask(table.hand & ~(1 << i)) for i in candidates}
         least = min(left.values())
-        if least == 0:
-            return {"type": "knock", "card": CARDS[_first_lowest(left, candidates)]}
+        if least == 0 or (least <= KNOCK_LIMIT and self._knocks(table, least)):
+            lowest = [i for i in candidates if left[i] == least]
+            card = rng.choice(lowest) if self.style.discard_rule != "evaluate" else min(
+                lowest, key=lambda i: self._feeds(table, i))
+            return {"type": "knock", "card": CARDS[card]}
         rule = self.style.discard_rule
         if rule == "least_deadwood":
             card = rng.choice([i for i in candidates if left[i] == least])
@@ -197,8 +203,6 @@ class GinCpu:
             card = self._highest_loose(table, candidates, left, rng)
         else:
             card = self._evaluated(table, candidates, left)
-        if left[card] <= KNOCK_LIMIT and self._knocks(table, left[card]):
-            return {"type": "knock", "card": CARDS[card]}
         return {"type": "discard", "card": CARDS[card]}
 
     def _highest_loose(self, table: Table, candidates, left, rng) -> int:
@@ -222,17 +226,20 @@ class GinCpu:
             if left[card] > least + 10:  # never worth more than a ten of outs
                 continue
             rest = table.hand & ~(1 << card)
-            gain = meld_gain = 0
+            gain = meld_gain = knock_outs = 0
             for u in unseen:
-                step = left[card] - discard_deadwood_mask(rest | 1 << u)
-                gain += step
+                after = discard_deadwood_mask(rest | 1 << u)
+                gain += left[card] - after
                 if forms_meld(rest, u):
-                    meld_gain += step
+                    meld_gain += left[card] - after
+                if after <= KNOCK_LIMIT:
+                    knock_outs += 1
             if unseen:
                 gain /= len(unseen)
                 meld_gain /= len(unseen)
+                knock_outs /= len(unseen)
             score = (left[card] - style.outs_weight * gain - style.meld_weight * meld_gain
-                     + style.feed_weight * self._feeds(table, card))
+                     - style.knock_weight * knock_outs + style.feed_weight * self._feeds(table, card))
             if best_score is None or score < best_score:
                 best_card, best_score = card, score
         return best_card
@@ -271,11 +278,6 @@ class GinCpu:
         # knock with much deadwood risks an undercut, so the allowance shrinks with the stock.
         allowance = KNOCK_LIMIT if table.stock >= 20 else 8 if table.stock >= 12 else 6
         return deadwood <= allowance
-
-
-def _first_lowest(left: dict, candidates: list[int]) -> int:
-    least = min(left.values())
-    return next(i for i in candidates if left[i] == least)
 
 
 def make_cpu(level: str, seat: int, seed: int, options=None) -> GinCpu:

@@ -1,0 +1,120 @@
+"""The pages never receive a hidden card (SPEC 1.2): every WebSocket frame the browser gets,
+checked while real games are played in it."""
+import json
+import re
+
+import pytest
+
+from tests.browser.gin_play import GinPlayer, last_view
+from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_version_after
+from tests.browser.memory_play import Memory, read_cells
+
+pytestmark = pytest.mark.browser
+
+CARD = re.compile(r'"(?:[A2-9TJQK][SHDC]|JK)"')
+SECRET_KEYS = {"deck", "stock", "seed", "token", "seat_token", "face_up", "taken_by"}
+
+
+def keys(value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keys(item)
+
+
+def states(frames):
+    return [f for f in frames if f.get("type") == "state"]
+
+
+def test_it_never_sends_a_face_down_memory_card(site, pages):
+    page = pages.new()
+    frames = record_frames(page)
+    start_from_menu(page, site, "memory", "cpu", {"cards": 24, "players": 3}, level="hard")
+    player = Memory()
+    for _ in range(1500):
+        if status(page) == "finished":
+            break
+        cells = read_cells(page)
+        if not any(c["enabled"] for c in cells):
+            page.wait_for_timeout(20)
+            continue
+        target = player.choose(cells)
+        before = version(page)
+        page.locator(f".memory-grid .cell[data-pos={target['pos']}]").click()
+        wait_version_after(page, before)
+    assert status(page) == "finished"
+    seen: dict[str, str] = {}
+    assert len(states(frames)) > 30
+    for frame in states(frames):
+        assert not SECRET_KEYS & set(keys(frame)), frame
+        for entry in frame["view"]["layout"]:
+            if entry["state"] == "down":
+                assert "card" not in entry, entry
+            else:
+                # A card once shown is always the same card at that place: nothing is re-dealt.
+                assert seen.setdefault(entry["pos"], entry["card"]) == entry["card"]
+    assert len(seen) == 24
+
+
+def test_it_never_sends_the_opponents_gin_hand_or_the_stock(site, pages):
+    page = pages.new()
+    frames = record_frames(page)
+    start_from_menu(page, site, "gin", "cpu", level="hard")
+    player = GinPlayer(page, frames, use_table=False)
+    for _ in range(400):
+        view = last_view(frames)
+        if view["phase"] in ("hand_over", "over"):
+            break
+        if not player.act():
+            page.wait_for_timeout(20)
+    checked = 0
+    for frame in states(frames):
+        view = frame["view"]
+        if view["phase"] not in ("upcard", "draw", "discard"):
+            continue
+        # Cards this seat may know: its hand, the discard pile, every public move of this hand.
+        allowed = set(view["hand"]["cards"]) | set(view["discard_pile"])
+        allowed |= {e["card"] for e in view["history"] if "card" in e}
+        # ...and both hands of the hand before, shown to everybody when it ended.
+        allowed |= {c.strip('"') for c in CARD.findall(json.dumps(view["last_hand"]))}
+        text = json.dumps({k: v for k, v in frame.items() if k != "missed"})
+        for card in CARD.findall(text):
+            assert card.strip('"') in allowed, (card, frame)
+        assert view["opponent"]["card_count"] in (10, 11)
+        assert "hand" not in (view["opponent"] or {})
+        checked += 1
+    assert checked > 5
+
+
+def test_it_never_sends_the_bozu_deck_order(site, pages):
+    page = pages.new()
+    frames = record_frames(page)
+    start_from_menu(page, site, "bozu", "cpu", {"players": 2})
+    for _ in range(30):
+        page.wait_for_function("!document.getElementById('flip').disabled")
+        before = version(page)
+        page.click("#flip")
+        wait_version_after(page, before)
+    flipped: set[int] = set()
+    for frame in states(frames):
+        assert not SECRET_KEYS & set(keys(frame)), frame
+        last = frame["view"]["last"]
+        if last:
+            flipped.add(last["card"]["poem"])
+        # Every poem in a frame has been flipped in front of everybody by then.
+        poems = {v for k, v in _pairs(frame) if k == "poem"}
+        assert poems <= flipped, (poems - flipped, frame)
+    assert len(flipped) >= 30
+
+
+def _pairs(value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key, item
+            yield from _pairs(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _pairs(item)

@@ -45,7 +45,7 @@ export class Table {
       button.setAttribute("aria-pressed", String(pressed));
     }
     const panelButton = this.wrap.querySelector("[data-view=panel]");
-    this.wrap.dataset.view = view;
+    this.wrap.dataset.tableView = view;
     if (panelButton) panelButton.hidden = view === "panel";
     this.apply();
     if (this.onViewChange) this.onViewChange(view);

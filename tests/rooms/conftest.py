@@ -57,9 +57,10 @@ class Site:
     def url_for(self, i: int) -> str:
         return self.servers[i % len(self.servers)].url
 
-    def restart(self, i: int = 0, kill: bool = True):
+    def restart(self, i: int = 0, kill: bool = True, **overrides: str):
         old = self.servers[i]
         old.kill() if kill else old.stop()
+        self.env = {**self.env, **overrides}
         self.servers[i] = start_daphne(self.tmp_path, self.env, name=f"daphne{i}-restarted")
         self.servers[i].wait_ready()
 
@@ -78,8 +79,8 @@ class Site:
             server.stop()
 
 
-def _embedded_site(tmp_path: Path) -> Site:
-    env = embedded_env(tmp_path, **FAST_TIMING)
+def _embedded_site(tmp_path: Path, **overrides: str) -> Site:
+    env = embedded_env(tmp_path, **{**FAST_TIMING, **overrides})
     migrate(env)
     return Site("embedded", env, tmp_path, 1)
 
@@ -101,10 +102,10 @@ def _drop_database(name: str):
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def make_site(kind: str, tmp_path: Path):
+def make_site(kind: str, tmp_path: Path, **overrides: str):
     """Starts a site; returns (site, cleanup)."""
     if kind == "embedded":
-        site = _embedded_site(tmp_path)
+        site = _embedded_site(tmp_path, **overrides)
         return site, site.stop
     if not services_reachable():
         pytest.fail("PostgreSQL and Redis were reachable when the suite started but are not now.")
@@ -142,8 +143,9 @@ def embedded_site(tmp_path_factory):
 
 @pytest.fixture
 def private_site(request, tmp_path):
-    """A site of its own (for tests that kill and restart servers)."""
-    made, cleanup = make_site(getattr(request, "param", "embedded"), tmp_path)
+    """A site of its own (for tests that kill and restart servers); param: environment
+    overrides of the embedded site."""
+    made, cleanup = make_site("embedded", tmp_path, **getattr(request, "param", {}))
     try:
         yield made
     finally:

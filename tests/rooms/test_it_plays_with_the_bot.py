@@ -1,0 +1,31 @@
+"""`python -m games.bot` plays a whole Gin Rummy game against the server's CPU from the command
+line, over the real protocol."""
+import subprocess
+import sys
+
+from tests.live import PROJECT
+
+
+def test_it_plays_a_full_gin_rummy_game(embedded_site):
+    before = embedded_site.query("SELECT count(*) FROM games_finishedgame WHERE game = 'gin'")[0][0]
+    run = subprocess.run(
+        [sys.executable, "-m", "games.bot", "--server", embedded_site.url, "--game", "gin",
+         "--level", "hard", "--options", "target=25", "--verbose"],
+        cwd=PROJECT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("Room ") and "(gin, cpu)" in lines[0]
+    assert any(line.startswith("seat 0: ") for line in lines)
+    assert any(line.startswith("CPU seat 1: ") for line in lines)
+    assert lines[-1].startswith("Game over after version ")
+    assert (" win for seat(s) [0]" in lines[-1]) != (" loss for seat(s) [0]" in lines[-1])
+    after = embedded_site.query("SELECT count(*) FROM games_finishedgame WHERE game = 'gin'")[0][0]
+    assert after == before + 1
+
+
+def test_it_explains_a_refused_room(embedded_site):
+    run = subprocess.run(
+        [sys.executable, "-m", "games.bot", "--server", embedded_site.url, "--game", "gin",
+         "--options", "target=0"], cwd=PROJECT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert "Refused: invalid_options: target must be" in run.stderr

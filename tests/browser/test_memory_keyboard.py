@@ -3,7 +3,7 @@ Tab to the card grid, arrow keys to move, Enter or Space to flip (SPEC 1.4)."""
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -26,6 +26,7 @@ def move_to(page, target):
 
 def test_it_plays_a_memory_game_against_the_cpu_with_the_keyboard_only(site, pages):
     page = pages.new()
+    frames = record_frames(page)
     start_from_menu(page, site, "memory", "cpu", {"cards": 24, "players": 2}, level="hard")
     # The grid has the table's layout: 24 cards are 6 columns by 4 rows, A1 at the back left.
     cells = read_cells(page)
@@ -70,3 +71,16 @@ def test_it_plays_a_memory_game_against_the_cpu_with_the_keyboard_only(site, pag
     # The result screen is reachable by keyboard too: it takes focus, and Play again is a button.
     assert page.evaluate("document.activeElement.id") == "result-title"
     assert result.locator("[data-act=play-again]").is_visible()
+
+    # Play again, still by keyboard: from the result's heading, Tab reaches the button.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.act") == "play-again"
+    before = version(page)
+    page.keyboard.press("Enter")
+    wait_version_after(page, before)
+    page.wait_for_selector("#room[data-status=playing]")
+    assert result.is_hidden()
+    # The new game's first state: a fresh table (the CPU may already be flipping on the page).
+    fresh = next(f for f in frames if f.get("type") == "state" and (f.get("event") or {}).get("type") == "play_again")
+    assert all(entry["state"] == "down" for entry in fresh["view"]["layout"])
+    assert fresh["view"]["scores"] == [0, 0]

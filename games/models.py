@@ -79,3 +79,17 @@ class FinishedGame(models.Model):
 
     def __str__(self):
         return f"{self.game} {self.mode} finished {self.finished_at:%Y-%m-%d %H:%M}"
+
+
+class ServerProcess(models.Model):
+    """A live server process: it writes ``last_seen`` every few seconds (the scheduler's
+    heartbeat). Seats count their connections per process (``Room.seats[i]["conns"]``); when a
+    process stops beating (SIGKILL, power loss) its connections are gone too, and any live
+    process's sweep marks those seats disconnected (games/rooms/service.py ``sweep``)."""
+
+    id = models.CharField(primary_key=True, max_length=32)
+    started_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+
+    def __str__(self):
+        return f"server process {self.id} (last seen {self.last_seen:%H:%M:%S})"

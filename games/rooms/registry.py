@@ -50,3 +50,13 @@ def automatic_delay(game: str, step: str) -> float:
 
 def takeover_delay() -> float:
     return float(settings.GAME_TIMING["takeover"])
+
+
+def heartbeat_interval() -> float:
+    """How often each server process writes its ServerProcess row."""
+    return float(settings.GAME_TIMING.get("heartbeat", 5.0))
+
+
+def process_dead_after() -> float:
+    """A process not seen for this long is dead: its connections no longer count."""
+    return float(settings.GAME_TIMING.get("process_dead_after", 20.0))

@@ -4,7 +4,8 @@ The due time of a room's next step is stored in the room row (``Room.due_at``, i
 step survives a restart. Every server process runs this loop: it wakes on an in-process timer
 when one of its own changes sets a due time (the common case, so steps happen on time), and
 polls the database every ``POLL_SECONDS`` as the safety net (steps set by another process that
-died, or due while every server was down). Two processes that run the same step at once both
+died, or due while every server was down). The same loop writes this process's heartbeat and
+sweeps the connections of processes that stopped beating (``service.sweep``). Two processes that run the same step at once both
 compute it but only one can write it: ``service.run_step`` writes under the version check.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games.rooms import service, snapshots
+from games.rooms import registry, service, snapshots
 
 log = logging.getLogger(__name__)
 
@@ -91,15 +92,28 @@ class Scheduler:
             self._running.discard(room_id)
 
     async def _poll(self) -> None:
+        next_beat = 0.0
+        loop = asyncio.get_running_loop()
         while True:
             try:
+                if loop.time() >= next_beat:
+                    next_beat = loop.time() + registry.heartbeat_interval()
+                    await self._beat()
                 due = await database_sync_to_async(service.due_rooms)()
                 for room_id, _ in due:
                     if room_id not in self._running:
                         await self.run(room_id)
             except Exception:
                 log.exception("scheduler poll failed")
-            await asyncio.sleep(POLL_SECONDS)
+            await asyncio.sleep(min(POLL_SECONDS, registry.heartbeat_interval()))
+
+    async def _beat(self) -> None:
+        """This process is alive; the connections of processes that stopped beating are gone."""
+        await database_sync_to_async(service.heartbeat)()
+        for process_id, last_seen in await database_sync_to_async(service.dead_processes)():
+            log.warning("server process %s stopped beating; its connections are gone", process_id)
+            for outcome in await database_sync_to_async(service.sweep)(process_id, last_seen):
+                await publish(outcome)
 
 
 scheduler = Scheduler()

@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import DatabaseError, transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.engines.base import SEAT_COLOURS, GameError
-from games.models import FinishedGame, Room, RoomEvent
+from games.models import FinishedGame, Room, RoomEvent, ServerProcess
 from games.rooms import registry
 from games.signals import game_finished
 
@@ -31,8 +33,10 @@ log = logging.getLogger(__name__)
 MAX_RETRIES = 8
 REPLAY_LIMIT = 200  # a client further behind than this gets a full resync instead of events
 SEED_MASK = (1 << 63) - 1
-# Identifies this server process in seats' connection counts (see ``hello``/``disconnect``).
+# Identifies this server process in seats' connection counts (see ``hello``/``disconnect``)
+# and in the ServerProcess table (its heartbeat, see ``heartbeat``/``sweep``).
 PROCESS_ID = uuid.uuid4().hex[:12]
+_registered = False
 
 
 class RoomError(Exception):
@@ -343,6 +347,7 @@ def create_room(game, mode, options, cpu_level=None, origin=None) -> tuple[Room,
 def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
     """A connection introduces itself: it holds the token's seats (reclaiming any the CPU took
     over), counts as connected there, and binds the signed-in user to them."""
+    _ensure_registered()
     token_hash = hash_token(token) if token else None
 
     def change(work: Work):
@@ -433,6 +438,8 @@ def act(room_id: str, held: list[int], action, seat=None, version=None) -> Outco
 
 
 def join(room_id: str, user_id: int | None) -> Outcome:
+    _ensure_registered()
+
     def change(work: Work):
         room = work.room
         if room.mode != "friends" or room.status != "waiting":
@@ -476,6 +483,8 @@ def start(room_id: str, held: list[int]) -> Outcome:
 
 
 def take_seat(room_id: str, seat, user_id: int | None) -> Outcome:
+    _ensure_registered()
+
     def change(work: Work):
         room = work.room
         if room.mode != "friends":
@@ -638,6 +647,67 @@ def _cpu_action(work: Work, seat: int) -> dict:
         # A CPU that cannot decide must not stall the room: play the first legal action.
         log.exception("CPU for %s could not choose; playing the first legal action", room.game)
         return work.state.legal_actions(seat)[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Server processes. A seat's connections are counted per process; a process that dies without
+# closing them (SIGKILL) stops beating, and the next sweep by any live process forgets its
+# connections, so their seats become disconnected and are taken over after the usual delay.
+
+def _ensure_registered() -> None:
+    """The process's row exists before any connection is counted under its id, so that even a
+    process killed before its first timed heartbeat is found dead."""
+    if not _registered:
+        heartbeat()
+
+
+def heartbeat() -> None:
+    global _registered
+    now = timezone.now()
+    if not ServerProcess.objects.filter(pk=PROCESS_ID).update(last_seen=now):
+        if _registered:
+            # Declared dead (no heartbeat for too long, e.g. the database was unreachable): the
+            # sweep forgot this process's connections; they count again when they reconnect.
+            log.warning("this server process was declared dead and registers again")
+        ServerProcess.objects.get_or_create(pk=PROCESS_ID, defaults={"last_seen": now})
+    _registered = True
+
+
+def dead_processes() -> list[tuple[str, datetime]]:
+    cutoff = timezone.now() - timedelta(seconds=registry.process_dead_after())
+    return list(ServerProcess.objects.filter(last_seen__lt=cutoff).exclude(pk=PROCESS_ID)
+                .values_list("id", "last_seen"))
+
+
+def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
+    """Forgets a dead process's connections in every room that counts one, then its row. The
+    seats left without a connection are away since the process was last seen alive."""
+
+    def change(work: Work):
+        away = []
+        for i, s in enumerate(work.room.seats):
+            if process_id not in s["conns"]:
+                continue
+            del s["conns"][process_id]
+            work.changed = True
+            if sum(s["conns"].values()) == 0 and not s["cpu"] and s["holder"] == "human":
+                s["away_since"] = s["away_since"] or last_seen.isoformat()
+                away.append(i)
+        if work.changed:
+            work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
+
+    # Rare (a process died) and must find every room, so a scan of the seats' text is fine.
+    rooms = (Room.objects.annotate(seats_text=Cast("seats", TextField()))
+             .filter(seats_text__contains=f'"{process_id}"').values_list("id", flat=True))
+    outcomes = []
+    for room_id in list(rooms):
+        try:
+            outcomes.append(_mutate(room_id, change))
+        except RoomError as exc:
+            if exc.code != "room_not_found":
+                raise  # the row stays: the next sweep tries again
+    ServerProcess.objects.filter(pk=process_id).delete()
+    return outcomes
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,6 +18,10 @@ class Profile(models.Model):
                                 related_name="profile")
     telemetry_enabled = models.BooleanField(_("send anonymous statistics"), default=True)
     public_profile = models.BooleanField(_("public stats page"), default=False)
+    # The site language the player last chose (the switcher in the header); empty until they
+    # choose one. Applied at sign-in, so the choice follows the player to every browser.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="",
+                                choices=settings.LANGUAGES)
 
     def __str__(self):
         return f"profile of {self.user}"

@@ -8,8 +8,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from . import language
 from .charts import results_chart
 from .forms import (DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm,
                     ThrottledPasswordResetForm)
@@ -32,7 +34,9 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect(_safe_next(request, reverse("accounts:me")))
+        response = redirect(_safe_next(request, reverse("accounts:me")))
+        language.apply_on_sign_in(request, user, response)
+        return response
     return render(request, "accounts/signup.html",
                   {"form": form, "next": _safe_next(request, "")},
                   status=400 if form.errors else 200)
@@ -42,6 +46,11 @@ class SignInView(auth_views.LoginView):
     template_name = "accounts/login.html"
     form_class = SignInForm
     redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        language.apply_on_sign_in(self.request, form.get_user(), response)
+        return response
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
@@ -101,6 +110,7 @@ def export(request):
             "last_login": user.last_login.isoformat() if user.last_login else None,
             "telemetry_enabled": profile.telemetry_enabled,
             "public_profile": profile.public_profile,
+            "language": profile.language or None,
         },
         "game_records": [record.to_json()
                          for record in user.game_records.order_by("finished_at", "id").iterator()],
@@ -131,5 +141,5 @@ def public_profile(request, username):
             .filter(username=username, is_active=True, profile__public_profile=True).first())
     if user is None:
         # The same answer whether the player does not exist or keeps their page private.
-        raise Http404("No public page for this player.")
+        raise Http404(_("No public page for this player."))
     return render(request, "accounts/public.html", _stats_context(request, user))

@@ -3,6 +3,7 @@ import re
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from .catalog import GAMES, GAMES_BY_SLUG, MODE_HELP, MODE_LABELS
@@ -15,7 +16,7 @@ def _game(slug: str) -> dict:
     try:
         return GAMES_BY_SLUG[slug]
     except KeyError:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
 
 
 def _menus(games):
@@ -45,5 +46,5 @@ def rules(request, slug):
 @ensure_csrf_cookie
 def room(request, room_id):
     if not ROOM_ID.match(room_id):
-        raise Http404("No such room.")
+        raise Http404(_("No such room."))
     return render(request, "games/room.html", {"room_id": room_id})

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy as _
+
 MAX_EVENTS = 50
 
 
@@ -108,19 +110,19 @@ OSES = ("windows", "macos", "ios", "android", "linux", "chromeos", "other")
 
 # Fields every event may carry: the page-open id and what the page knows about the device.
 CONTEXT = {f.name: f for f in (
-    Field("page", "uuid", doc="made by crypto.randomUUID() at every page open, kept in memory only"),
-    enum("device", ("mobile", "desktop", "unknown"), "navigator.userAgentData.mobile, or a coarse pointer"),
+    Field("page", "uuid", doc=_("made by crypto.randomUUID() at every page open, kept in memory only")),
+    enum("device", ("mobile", "desktop", "unknown"), _("navigator.userAgentData.mobile, or a coarse pointer")),
     bucket("memory", "navigator.deviceMemory"),
     bucket("cores", "navigator.hardwareConcurrency"),
     enum("net", ("slow-2g", "2g", "3g", "4g", "unknown"), "navigator.connection.effectiveType"),
     enum("cache", ("all", "part", "none", "unknown"),
-         "how many of the page's scripts and styles came from the browser cache (resource timing)"),
+         _("how many of the page's scripts and styles came from the browser cache (resource timing)")),
 )}
 
 GAME = enum("game", GAMES)
 MODE = enum("mode", MODES)
-CPU_LEVEL = enum("cpu_level", CPU_LEVELS, "the level of the CPU seats, when there are any")
-SETTINGS_FIELD = Field("settings", "settings", doc="the game's options, see SETTINGS")
+CPU_LEVEL = enum("cpu_level", CPU_LEVELS, _("the level of the CPU seats, when there are any"))
+SETTINGS_FIELD = Field("settings", "settings", doc=_("the game's options, see SETTINGS"))
 
 # Every event type with its own fields: (required, optional).
 EVENT_TYPES: dict[str, tuple[tuple[Field, ...], tuple[Field, ...]]] = {
@@ -128,22 +130,22 @@ EVENT_TYPES: dict[str, tuple[tuple[Field, ...], tuple[Field, ...]]] = {
     "game_start": ((GAME, MODE, SETTINGS_FIELD), (CPU_LEVEL,)),
     "game_end": ((GAME, MODE, SETTINGS_FIELD,
                   enum("result", ("win", "loss", "draw", "none"),
-                       "from this page's seat; none for this-device games and spectators"),
+                       _("from this page's seat; none for this-device games and spectators")),
                   Field("move_count", "int", minimum=0, maximum=100_000,
-                        doc="how many moves the game had (a count, never the moves)"),
+                        doc=_("how many moves the game had (a count, never the moves)")),
                   bucket("duration")),
                  (CPU_LEVEL,)),
     "room_created": ((GAME, enum("origin", ("menu", "result", "new_link"),
-                                 "the screen that created the room"),
+                                 _("the screen that created the room")),
                       enum("outcome", ("ok", "failed"))), ()),
     "room_step": ((GAME, enum("step", ("connect", "spectate", "join", "take_seat")),
                    enum("outcome", ("ok", "failed"))), ()),
     "room_session": ((GAME, Field("reconnections", "int", minimum=0, maximum=1000,
-                                  doc="reconnections during this page's stay in the room")), ()),
+                                  doc=_("reconnections during this page's stay in the room"))), ()),
     "view3d_failed": ((enum("reason", ("unsupported", "error", "timeout")),), (GAME,)),
     "view3d_first_frame": ((bucket("ttff"),), (GAME,)),
     "view3d_left_early": ((bucket("ttff"), enum("how", ("hidden", "closed"),
-                                                 "tab hidden, or page closed, before the first frame")),
+                                                 _("tab hidden, or page closed, before the first frame"))),
                           (GAME,)),
     "view3d_speed": ((bucket("fps"),), (GAME,)),
     "load_failure": ((enum("failure", ("script", "style", "api", "websocket", "error")),), (GAME,)),
@@ -319,7 +321,7 @@ def describe() -> list[dict]:
     """The schema for people (the privacy page lists exactly this)."""
     rows = []
     for name, spec in CONTEXT.items():
-        rows.append({"field": name, "events": "every event", "values": _values_text(spec), "doc": spec.doc})
+        rows.append({"field": name, "events": _("every event"), "values": _values_text(spec), "doc": spec.doc})
     seen = set(CONTEXT)
     for kind, (required, optional) in EVENT_TYPES.items():
         for spec in required + optional:
@@ -330,16 +332,17 @@ def describe() -> list[dict]:
             rows.append({"field": spec.name, "events": ", ".join(users), "values": _values_text(spec),
                          "doc": spec.doc})
     for name, values in SERVER_FIELDS.items():
-        rows.append({"field": name, "events": "every event (set by the server)",
-                     "values": ", ".join(values), "doc": "reduced from the User-Agent, which is then discarded"})
+        rows.append({"field": name, "events": _("every event (set by the server)"),
+                     "values": ", ".join(values),
+                     "doc": _("reduced from the User-Agent, which is then discarded")})
     return rows
 
 
 def _values_text(spec: Field) -> str:
     if spec.kind == "uuid":
-        return "random UUID v4"
+        return _("random UUID v4")
     if spec.kind == "int":
-        return f"whole number {spec.minimum}–{spec.maximum}"
+        return _("whole number %(minimum)s–%(maximum)s") % {"minimum": spec.minimum, "maximum": spec.maximum}
     if spec.kind == "settings":
         return "; ".join(f"{game}: {', '.join(fields)}" for game, fields in SETTINGS.items())
     return ", ".join(map(str, spec.values))

@@ -1,4 +1,5 @@
 from django import template
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -16,5 +17,8 @@ def duration(seconds) -> str:
 
 @register.filter
 def percent(rate) -> str:
-    """0.4567 → "46%"; no games → "–"."""
-    return "–" if rate is None else f"{round(rate * 100)}%"
+    """0.4567 → "46%" in the page's language; no games → "–"."""
+    if rate is None:
+        return "–"
+    # "46%", "46 %" (German and Spanish put a space before the sign).
+    return _("%(percent)d%%") % {"percent": round(rate * 100)}

@@ -1,3 +1,6 @@
+import { gettext, fmt } from "./i18n.js";
+import { errorText } from "./errors.js";
+
 // A tiny element builder: h("button", {class: "btn", onclick}, "Flip").
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -30,16 +33,23 @@ export function roomIdFromUrl(url) {
 
 // Creates a room through the rooms API; keeps the seat token; answers the room's page URL.
 export async function createRoom(body) {
-  const response = await fetch("/api/rooms", {
-    method: "POST",
-    headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
-    credentials: "same-origin",
-    body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch("/api/rooms", {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken()},
+      credentials: "same-origin",
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new Error(gettext("Could not reach the server: check the connection."));
+  }
   let data = null;
   try { data = await response.json(); } catch { /* an empty or HTML answer: reported below */ }
   if (response.status !== 201 || !data || !data.room_id) {
-    const message = data && data.error ? data.error.message : `HTTP ${response.status}`;
+    // The server's message is English; the page says it in its own language (errors.js).
+    const message = data && data.error ? errorText(data.error.code, data.error.message)
+      : fmt(gettext("The server did not answer (HTTP %(status)s)."), {status: String(response.status)});
     throw new Error(message);
   }
   localStorage.setItem(tokenKey(data.room_id), data.seat_token);

@@ -1,7 +1,7 @@
 // Bozu Mekuri: the deck, the flipped card shown large, the piles and the centre; the panel's
 // "Flip a card" plays the whole game.
 import { h, fill } from "../dom.js";
-import { gettext, ngettext, fmt } from "../i18n.js";
+import { gettext, ngettext, fmt, language } from "../i18n.js";
 import { SURFACE_W, SURFACE_H } from "../room/table.js";
 import { seatPosition, place, flyTo, reducedMotion } from "./common.js";
 
@@ -25,13 +25,17 @@ const FIGURES = {
   semimaru: '<path d="M11 20 q9 -20 18 0 v4 h-18z" fill="#6b4f2a"/><circle cx="20" cy="19" r="5" fill="#f1d9b5"/><path d="M6 44 q14 -24 28 0z" fill="#8b6b3a"/>',
 };
 
+// The poet as this page's language names them: in Japanese script on the Japanese site, else
+// romanised (the engine's view carries both, games/engines/bozu_cards.py).
+export const poetName = (card) => (language === "ja" ? card.poet_ja : card.poet);
+
 export function karuta(card, size = "") {
   return h("div", {class: `karuta type-${card.type} ${size}`, dataset: {poem: card.poem}},
     h("span", {class: "k-num"}, String(card.poem)),
     h("span", {class: "k-figure", "aria-hidden": "true"},
       svg(FIGURES[card.type] || FIGURES.noble)),
     h("span", {class: "k-ja", lang: "ja"}, card.poet_ja),
-    h("span", {class: "k-en"}, card.poet),
+    language === "ja" ? null : h("span", {class: "k-en"}, card.poet),
     h("span", {class: "k-type"}, TYPES[card.type] || card.type));
 }
 
@@ -43,7 +47,7 @@ function svg(inner) {
 }
 
 function describe(last, name) {
-  const values = {name: name(last.seat), poet: last.card.poet, type: TYPES[last.card.type], moved: last.moved};
+  const values = {name: name(last.seat), poet: poetName(last.card), type: TYPES[last.card.type], moved: last.moved};
   const head = fmt(gettext("%(name)s flipped %(poet)s (%(type)s)"), values);
   const effects = {
     to_pile: gettext("onto their pile."),
@@ -56,8 +60,9 @@ function describe(last, name) {
     others_to_centre: fmt(ngettext("every other pile goes to the centre (%(moved)s card).",
       "every other pile goes to the centre (%(moved)s cards).", last.moved), values),
   };
-  let text = `${head}: ${effects[last.effect] || ""}`;
-  if (last.effect === "takes_centre" && last.moved === 0) text = `${head}: ${gettext("the centre was empty.")}`;
+  const effect = last.effect === "takes_centre" && last.moved === 0 ? gettext("the centre was empty.")
+    : effects[last.effect] || "";
+  let text = fmt(gettext("%(flip)s: %(effect)s"), {flip: head, effect});
   if (last.again && last.effect !== "flip_again") text += ` ${gettext("Flip again.")}`;
   for (const seat of last.skipped || []) text += ` ${fmt(gettext("%(name)s misses a turn."), {name: name(seat)})}`;
   return text;
@@ -145,7 +150,7 @@ export function create(ctx) {
     for (const old of felt.querySelectorAll(".bozu-show")) old.remove();
     const card = karuta(last.card, "large");
     const show = place(h("div", {class: "bozu-show"}, card,
-      h("p", {class: "show-caption"}, `${last.card.poet} · ${TYPES[last.card.type]}`)),
+      h("p", {class: "show-caption"}, `${poetName(last.card)} · ${TYPES[last.card.type]}`)),
     SURFACE_W / 2, SURFACE_H * 0.46);
     felt.append(show);
     const toCentre = last.effect === "pile_to_centre";

@@ -1,7 +1,7 @@
 // French-suited playing cards, drawn with HTML and CSS: "7H" is the seven of hearts, "TD" the
 // ten of diamonds; a card with no code is face down.
 import { h } from "../dom.js";
-import { gettext, fmt } from "../i18n.js";
+import { gettext, pgettext, fmt } from "../i18n.js";
 
 const SUITS = {S: "♠", H: "♥", D: "♦", C: "♣"};
 const SUIT_NAMES = {S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs")};
@@ -10,7 +10,12 @@ const RANK_NAMES = {
   6: gettext("six"), 7: gettext("seven"), 8: gettext("eight"), 9: gettext("nine"), T: gettext("ten"),
   J: gettext("jack"), Q: gettext("queen"), K: gettext("king"),
 };
-const RANK_SHORT = {T: "10"};
+// The letters on the cards' corners, as each language prints them (German decks: B, D, K, A).
+const RANK_SHORT = {
+  A: pgettext("card corner letter for the ace", "A"), J: pgettext("card corner letter for the jack", "J"),
+  Q: pgettext("card corner letter for the queen", "Q"), K: pgettext("card corner letter for the king", "K"),
+  T: "10",
+};
 const RANK_VALUE = {A: 1, T: 10, J: 10, Q: 10, K: 10};
 
 export const isJoker = (code) => typeof code === "string" && /^(JK|X|JOKER)/i.test(code);

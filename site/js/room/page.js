@@ -4,6 +4,7 @@ import { RoomClient } from "./client.js";
 import { Table } from "./table.js";
 import { h, createRoom, roomIdFromUrl, tokenKey } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
+import { errorText } from "../errors.js";
 
 const COLOURS = {
   red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
@@ -79,7 +80,7 @@ client.addEventListener("joined", () => toast(gettext("You have a seat. Your tur
 client.addEventListener("error", (event) => {
   const {code, message} = event.detail;
   if (code === "bad_token") return;  // the page simply offers Join instead
-  toast(message || code);
+  toast(errorText(code, message));
 });
 client.addEventListener("next_room", (event) => onNextRoom(event.detail));
 client.addEventListener("connection", (event) => {

@@ -36,3 +36,8 @@ TEST_BACKEND = _choice
 from .settings import *  # noqa: E402,F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests
+
+# Parallel runs on one machine (several developers, or a run beside a bench) can each take
+# their own test database name.
+DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ.get(
+    "TEST_DATABASE_NAME", DATABASES["default"].get("TEST", {}).get("NAME"))

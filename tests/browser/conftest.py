@@ -41,8 +41,10 @@ def site(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    # Module scope: Playwright's sync API keeps an event loop running in this thread while it
+    # is open, which would break every asyncio test collected after the browser tests.
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                              args=CHROMIUM_ARGS)

@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import throttle
@@ -53,8 +54,11 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         if throttle.RESET_MAIL.is_blocked(to_email):
             return
         throttle.RESET_MAIL.record(to_email)
-        super().send_mail(subject_template_name, email_template_name, context, from_email, to_email,
-                          html_email_template_name)
+        # In the language the player chose for their account, else the page's.
+        language = Profile.of(context["user"]).language or translation.get_language()
+        with translation.override(language):
+            super().send_mail(subject_template_name, email_template_name, context, from_email,
+                              to_email, html_email_template_name)
 
 
 class PrivacyForm(forms.ModelForm):

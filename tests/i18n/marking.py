@@ -49,6 +49,10 @@ class Finding:
         return f"{self.path}:{self.line}: {self.text!r}"
 
 
+def _shown(path: Path) -> str:
+    return str(path.relative_to(PROJECT)) if path.is_relative_to(PROJECT) else str(path)
+
+
 # ---- templates ---------------------------------------------------------------------------
 
 TEMPLATE_REMOVALS = [
@@ -118,7 +122,7 @@ def template_findings(path: Path) -> list[Finding]:
     for line, text in chunks:
         bad = unmarked_text(text, ALLOWED_TEMPLATE_TEXT)
         if bad:
-            findings.append(Finding(str(path.relative_to(PROJECT)), line, bad))
+            findings.append(Finding(_shown(path), line, bad))
     return findings
 
 
@@ -167,6 +171,7 @@ class JsLexer:
         self.prev = ["", "", ""]          # the last significant tokens, newest last
         # One frame per open bracket: [bracket, callee, argument index, key].
         self.frames: list[list] = []
+        self.last_string = ""
 
     @property
     def last(self):
@@ -222,7 +227,7 @@ class JsLexer:
                     self.frames[-1][2] += 1
                     self.frames[-1][3] = None
                 elif c == ":" and self.frames and self.frames[-1][0] == "{":
-                    self.frames[-1][3] = self.last.strip("\"'")
+                    self.frames[-1][3] = self.last_string if self.last == "string" else self.last
                 op = "=>" if s.startswith("=>", self.i) else c
                 self.token(op)
                 self.i += len(op)
@@ -250,6 +255,7 @@ class JsLexer:
                 and frame[3] in VISIBLE_ATTRIBUTES:
             self.literals[-1].sink = True
         self.token("string")
+        self.last_string = text
 
     def quoted(self, quote) -> str:
         s = self.s
@@ -351,7 +357,7 @@ def js_findings(path: Path) -> list[Finding]:
             shown = literal.sink and LETTER.search(piece) and piece.strip() not in ALLOWED_JS_LITERALS \
                 and not PATH.fullmatch(piece.strip())
             if shown or (looks_like_text(piece) and not literal.thrown):
-                findings.append(Finding(str(path.relative_to(PROJECT)), literal.line, piece))
+                findings.append(Finding(_shown(path), literal.line, piece))
                 break
     return findings
 

@@ -5,12 +5,11 @@ user is bound to a seat only over the WebSocket, from the session), and bots cal
 """
 import json
 
-from channels.db import database_sync_to_async
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games.rooms import service
+from games.rooms import db, service
 from games.rooms.scheduler import scheduler
 
 MAX_BODY_BYTES = 4096
@@ -35,9 +34,8 @@ async def create_room(request):
     if unknown:
         return _error(400, "invalid_options", f"Unknown field(s): {', '.join(sorted(unknown))}.")
     try:
-        room, token = await database_sync_to_async(service.create_room)(
-            body.get("game"), body.get("mode"), body.get("options"), body.get("cpu_level"),
-            body.get("origin"))
+        room, token = await db.call(service.create_room, body.get("game"), body.get("mode"),
+                                    body.get("options"), body.get("cpu_level"), body.get("origin"))
     except service.RoomError as exc:
         return _error(503 if exc.code == "unavailable" else 400, exc.code, exc.message)
     if room.due_at is not None:
@@ -49,7 +47,7 @@ async def create_room(request):
 @require_GET
 async def room_summary(request, room_id):
     try:
-        room = await database_sync_to_async(service.load)(room_id)
+        room = await db.call(service.load, room_id)
     except service.RoomError as exc:
         return _error(404, exc.code, exc.message)
     return JsonResponse(service.summary(room))

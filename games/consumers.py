@@ -5,7 +5,7 @@ from collections import deque
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from games.rooms import service, snapshots
+from games.rooms import db, service, snapshots
 from games.rooms.scheduler import group_name, publish
 
 MAX_MESSAGE_BYTES = 4096
@@ -66,7 +66,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if self.seats:
             held, self.seats = self.seats, []
             try:
-                await publish(await database_sync_to_async(service.disconnect)(self.room_id, held))
+                await publish(await db.call(service.disconnect, self.room_id, held))
             except service.RoomError:
                 pass  # the room is gone or the database is down: nothing to mark
 
@@ -129,7 +129,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
             raise Refused("bad_field", "last_version must be a whole number or null.")
         user_id = await database_sync_to_async(_user_id)(self.scope)
-        outcome = await database_sync_to_async(service.hello)(self.room_id, token, user_id)
+        outcome = await db.call(service.hello, self.room_id, token, user_id)
         self.greeted = True
         if outcome.reply["seats"]:
             self.token_hash = service.hash_token(token)
@@ -141,7 +141,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         snap = await snapshots.snapshot(self.room_id, outcome.room.version)
         missed, resync = None, True
         if last is not None:
-            missed = await database_sync_to_async(service.events_after)(self.room_id, last, snap.version)
+            missed = await db.call(service.events_after, self.room_id, last, snap.version)
             resync = missed is None
         await self._send_state(snap, ref, missed=missed, resync=resync)
 
@@ -184,7 +184,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._change(ref, service.play_again, self.room_id, self.seats)
 
     async def _new_link(self, message, ref):
-        outcome = await database_sync_to_async(service.new_link)(self.room_id, self.seats)
+        outcome = await db.call(service.new_link, self.room_id, self.seats)
         reply = outcome.reply
         await publish(outcome)
         self.sent_next_room = True
@@ -195,12 +195,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
 
     async def _change(self, ref, function, *args):
-        outcome = await database_sync_to_async(function)(*args)
+        outcome = await db.call(function, *args)
         await publish(outcome)
         await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
 
     async def _take(self, ref, function, *args):
-        outcome = await database_sync_to_async(function)(*args)
+        outcome = await db.call(function, *args)
         token = outcome.reply["token"]
         self.token_hash = service.hash_token(token)
         self.seats = [outcome.reply["seat"]]

@@ -13,11 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games.rooms import registry, service, snapshots
+from games.rooms import db, registry, service, snapshots
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +73,7 @@ class Scheduler:
         self._timers.pop(room_id, None)
         try:
             while True:
-                outcome = await database_sync_to_async(service.run_step)(room_id)
+                outcome = await db.call(service.run_step, room_id)
                 if not outcome.changed:
                     if outcome.room.due_at is not None:
                         self.wake_at(room_id, outcome.room.due_at)
@@ -99,7 +98,7 @@ class Scheduler:
                 if loop.time() >= next_beat:
                     next_beat = loop.time() + registry.heartbeat_interval()
                     await self._beat()
-                due = await database_sync_to_async(service.due_rooms)()
+                due = await db.call(service.due_rooms)
                 for room_id, _ in due:
                     if room_id not in self._running:
                         await self.run(room_id)
@@ -109,10 +108,10 @@ class Scheduler:
 
     async def _beat(self) -> None:
         """This process is alive; the connections of processes that stopped beating are gone."""
-        await database_sync_to_async(service.heartbeat)()
-        for process_id, last_seen in await database_sync_to_async(service.dead_processes)():
+        await db.call(service.heartbeat)
+        for process_id, last_seen in await db.call(service.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)
-            for outcome in await database_sync_to_async(service.sweep)(process_id, last_seen):
+            for outcome in await db.call(service.sweep, process_id, last_seen):
                 await publish(outcome)
 
 

@@ -10,10 +10,9 @@ import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from channels.db import database_sync_to_async
 
 from games.models import RoomEvent
-from games.rooms import registry, service
+from games.rooms import db, registry, service
 
 CACHE_SIZE = 2000
 
@@ -57,7 +56,7 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
     async with lock:
         snap = _cache.get(room_id)
         if snap is None or snap.version < min_version:
-            snap = await database_sync_to_async(_read)(room_id)
+            snap = await db.call(_read, room_id)
             _cache[room_id] = snap
         _cache.move_to_end(room_id)
         while len(_cache) > CACHE_SIZE:

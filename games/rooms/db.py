@@ -1,0 +1,61 @@
+"""Runs the rooms' database work off the event loop, in this module's own few threads.
+
+Channels' ``database_sync_to_async`` runs every call of a process in one shared thread and
+wraps each call in ``close_old_connections``, which with CONN_HEALTH_CHECKS costs a
+``SELECT 1`` round trip per call. Under load that one thread, mostly waiting on PostgreSQL
+round trips, was what made latency grow (bench/ws_load.py, README "Performance and
+reliability"). Here a few threads each keep their own connection, and a connection is
+checked only after it reported an error or outlived CONN_MAX_AGE, so a broken connection
+costs one failed call ("unavailable") and the next call reconnects. Concurrent writers on one
+room are safe: every write is checked against the room's version (``service._commit``).
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import connections
+
+from config.env import env_int
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def thread_count() -> int:
+    # SQLite takes one writer at a time: more threads would only wait on its lock.
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        return 1
+    return env_int("ROOMS_DB_THREADS", 4)
+
+
+def _executor_for_process() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(thread_count(), thread_name_prefix="rooms-db")
+    return _executor
+
+
+def _tidy_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None:
+            continue
+        expired = conn.close_at is not None and time.monotonic() >= conn.close_at
+        if conn.errors_occurred or expired or conn.in_atomic_block:
+            conn.close_if_unusable_or_obsolete()
+
+
+def _run(function, args, kwargs):
+    try:
+        return function(*args, **kwargs)
+    finally:
+        _tidy_connections()
+
+
+async def call(function, *args, **kwargs):
+    """``await call(service.act, ...)``: runs a synchronous function that uses the database."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_executor_for_process(),
+                                      functools.partial(_run, function, args, kwargs))

@@ -43,7 +43,8 @@ def test_it_sets_the_csrf_cookie_the_menu_needs_to_create_a_room(client):
 
 def _menu(client, slug):
     html = client.get(f"/{slug}/").content.decode()
-    return html[html.index('<form class="menu"'):html.index("</form>")]
+    start = html.index('<form class="menu"')
+    return html[start:html.index("</form>", start)]
 
 
 def _selected(form, key):

@@ -1,7 +1,9 @@
 // What the server refuses, in the page's language. The server's messages are English text
 // from the engines and the rooms service (docs/protocol.md, "Errors"); the page shows its own
 // translation of each code and falls back to the server's text only for a code it does not know.
-import { gettext } from "./i18n.js";
+// On English pages the server's own text is the original, and says more (which option, which
+// card), so it is shown as it is.
+import { gettext, language } from "./i18n.js";
 
 const MESSAGES = {
   // The rooms protocol.
@@ -47,5 +49,6 @@ const MESSAGES = {
 };
 
 export function errorText(code, serverMessage) {
+  if (language === "en" && serverMessage) return serverMessage;
   return MESSAGES[code] || serverMessage || code || gettext("Something went wrong.");
 }

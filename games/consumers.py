@@ -2,6 +2,7 @@ import json
 import time
 from collections import deque
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
@@ -236,7 +237,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
                           "version": self.sent_version, **_ref(ref)})
 
     async def _send(self, message):
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        except Disconnected:
+            # The client went away while its answer was on the way: nothing to tell anyone;
+            # the disconnect handler that follows marks its seats.
+            pass
 
 
 def _ref(ref):

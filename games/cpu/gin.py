@@ -2,24 +2,32 @@
 
 Every level decides from its seat's view alone: its hand, the discard pile, the stock's count,
 the opponent's card count and the public history of the hand (who took or threw which card to
-the discard pile, and which top cards were passed). None of them searches ahead; they differ in
-what they look at:
+the discard pile, and which top cards were passed over). None of them searches ahead; they
+differ in what they look at:
 
 - ``simple``: the well-known baseline used to measure the others (not in the menu): take the
-  face-up card only if it then belongs to some meld in the hand; discard a card among those
-  leaving the least deadwood (never the one just taken), picked at random among equals; knock
+  face-up card only if it then belongs to some meld with cards of the hand; discard a card
+  among those leaving the least deadwood (never the one just taken), at random among equals;
+  knock as soon as it may.
+- ``easy``: takes the face-up card only for a meld, throws its highest loose card (now and then
+  a careless one instead, never weighing what it breaks), and knocks as soon as it may,
+  whatever the undercut risk.
+- ``normal``: throws a card that leaves the least deadwood, and among equal ones not a card that
+  melds with what the opponent has visibly picked up; takes a face-up card that lowers its
+  deadwood clearly more than a stock card is expected to, or that lets it knock at once; knocks
   as soon as it may.
-- ``easy``: takes the face-up card only for a meld, throws its highest loose card (sometimes a
-  careless one instead), and knocks as soon as it may, whatever the undercut risk.
-- ``normal``: keeps the hand with the least deadwood, breaking near-ties towards cards that
-  many unseen cards would improve ("outs"), avoids throwing a card that melds with what the
-  opponent has visibly picked up, and takes a face-up card that lowers its deadwood more than
-  a stock card is expected to.
-- ``hard``: weighs deadwood against outs over the whole hand, reads the opponent's pickups,
-  discards and passes to estimate which cards would feed it, and decides whether to knock
-  from its deadwood, how far the hand has gone and the risk of an undercut.
+- ``hard``: scores every discard by the deadwood it keeps, the unseen cards that would make a
+  meld or let it knock next turn ("outs"), and the chance of feeding the opponent, read from
+  its pickups, discards and passes. It knocks with the plan below instead of at once.
 
-Gin is always taken, at every level.
+Hard's knock plan: early in the hand any legal knock is taken; as the stock runs down the
+defender has had time to meld, so the deadwood it knocks with must be lower, and lower still
+for each card the opponent has visibly picked up (an undercut costs 25). With many outs to gin
+early on it waits for gin (25 more, no layoffs). On its last turn before a dead hand, the
+alternative is scoring nothing, so it knocks a little more readily. Gin is always taken, at
+every level.
+
+Measured strength: README (``manage.py simulate gin --cpu hard,simple --games 1000``).
 """
 from __future__ import annotations
 
@@ -32,29 +40,43 @@ from games.engines.gin_melds import (CARD_INDEX, CARD_VALUES, CARDS, FULL_DECK, 
 
 LEVELS = ("simple", "easy", "normal", "hard")
 MENU_LEVELS = ("easy", "normal", "hard")
+DEAD_STOCK = 2  # the engine's rule: a discard that leaves this many stock cards ends the hand
+
+
+@dataclass(frozen=True)
+class KnockPlan:
+    """When a level that weighs its knocks knocks (deadwood allowances by stock left)."""
+    mid_stock: int = 20         # below this many stock cards, allow only ``mid_allowance``
+    late_stock: int = 12        # below this many, only ``late_allowance``
+    mid_allowance: int = 8
+    late_allowance: int = 6
+    per_known_card: int = 1     # one point less per card the opponent has visibly picked up
+    last_turn_bonus: int = 2    # on the last turn before a dead hand, this much more
+    gin_outs: float = 0.3       # wait for gin if this share of unseen cards gives gin...
+    gin_stock: int = 16         # ...and at least this many cards are left in the stock
 
 
 @dataclass(frozen=True)
 class Style:
     """What a level looks at, and how much weight it gives each thing."""
-    discard_rule: str              # "least_deadwood" | "highest_loose" | "evaluate"
-    careless: float = 0.0          # chance of throwing a random loose card instead
-    outs_weight: float = 0.0       # deadwood points per point of expected gain from one draw
-    meld_weight: float = 0.0       # the same, counting only draws that make a meld
-    knock_weight: float = 0.0      # deadwood points per share of unseen cards that let it knock
-    feed_weight: float = 0.0       # deadwood points per unit of "the opponent wants this card"
-    reads_discards: bool = False   # use the opponent's discards and passes, not only pickups
-    take_margin: float | None = None  # take a non-meld face-up card if it beats the stock by this
-    weighs_knock: bool = False     # judge the undercut risk instead of knocking at once
+    discard_rule: str                  # "least_deadwood" | "highest_loose" | "evaluate"
+    careless: float = 0.0              # chance of throwing a random loose card instead
+    avoids_feeding: bool = False       # among equal discards, not one the opponent visibly melds
+    meld_weight: float = 0.0           # points per point of deadwood an average draw melds away
+    knock_weight: float = 0.0          # points per share of unseen cards that let it knock next
+    feed_weight: float = 0.0           # points per unit of chance the opponent melds the card
+    take_margin: float | None = None   # take a non-meld face-up card that beats the stock by this
+    knock_plan: KnockPlan | None = None  # None: knock as soon as it may
 
 
 STYLES = {
     "simple": Style("least_deadwood"),
     "easy": Style("highest_loose", careless=0.2),
-    "normal": Style("evaluate", outs_weight=1.0, feed_weight=3.0, take_margin=4.0),
-    "hard": Style("evaluate", outs_weight=2.0, feed_weight=6.0, reads_discards=True,
-                  take_margin=2.0, weighs_knock=True),
+    "normal": Style("least_deadwood", avoids_feeding=True, take_margin=4.0),
+    "hard": Style("evaluate", meld_weight=2.0, knock_weight=10.0, feed_weight=6.0,
+                  take_margin=2.0, knock_plan=KnockPlan()),
 }
+EVALUATE_BAND = 10  # hard never keeps more than this much deadwood above the least, for outs
 
 
 def _meld_partners(index: int) -> tuple[tuple[int, int], ...]:
@@ -63,16 +85,17 @@ def _meld_partners(index: int) -> tuple[tuple[int, int], ...]:
     same_rank = [13 * s + rank for s in range(4) if s != suit]
     pairs = [(1 << a, 1 << b) for i, a in enumerate(same_rank) for b in same_rank[i + 1:]]
     for low in (rank - 2, rank - 1, rank):
-        run = [r for r in (low, low + 1, low + 2) if r != rank]
         if low >= 0 and low + 2 <= 12:
-            pairs.append((1 << (13 * suit + run[0]), 1 << (13 * suit + run[1])))
+            first, second = (13 * suit + r for r in (low, low + 1, low + 2) if r != rank)
+            pairs.append((1 << first, 1 << second))
     return tuple(pairs)
 
 
 MELD_PARTNERS = tuple(_meld_partners(i) for i in range(52))
 # Cards whose fate says something about this card: same rank, or same suit within two ranks.
 NEIGHBOURS = tuple(
-    sum(1 << j for j in range(52) if j != i and (j % 13 == i % 13 or (j // 13 == i // 13 and abs(j - i) <= 2)))
+    sum(1 << j for j in range(52)
+        if j != i and (j % 13 == i % 13 or (j // 13 == i // 13 and abs(j - i) <= 2)))
     for i in range(52))
 
 
@@ -85,15 +108,13 @@ def forms_meld(hand: int, index: int) -> bool:
 class Table:
     """What a seat knows, read from its view."""
     hand: int
-    taken: int | None       # card index just taken from the discard pile (may not be thrown)
+    taken: int | None       # card just taken from the discard pile (may not be thrown back)
     top: int | None         # top of the discard pile
-    pile: int               # every card in the discard pile
     opponent_known: int     # cards the opponent took from the pile and still holds
-    opponent_threw: int     # cards the opponent threw or declined this hand
+    opponent_threw: int     # cards the opponent threw, or passed over on the pile, this hand
     opponent_hidden: int    # how many of the opponent's cards nobody has seen
     unseen: int             # cards in the stock or hidden in the opponent's hand
     stock: int
-    turns: int              # draws so far this hand
 
 
 def read_table(view: dict) -> Table:
@@ -103,10 +124,8 @@ def read_table(view: dict) -> Table:
     pile = sum(1 << CARD_INDEX[c] for c in pile_cards)
     opponent = view["opponent"]
     known = sum(1 << CARD_INDEX[c] for c in opponent["known_cards"])
-    threw = turns = 0
+    threw = 0
     for event in view["history"]:
-        if event["action"] in ("take", "draw_stock"):
-            turns += 1
         if event["seat"] == seat:
             continue
         card = event.get("passed") if event["action"] == "draw_stock" else event.get("card")
@@ -115,15 +134,13 @@ def read_table(view: dict) -> Table:
     taken = view["cannot_discard"]
     return Table(
         hand=hand,
-        taken=CARD_INDEX[taken] if taken and view["phase"] == "discard" and view["current_player"] == seat else None,
+        taken=CARD_INDEX[taken] if taken and view["phase"] == "discard" else None,
         top=CARD_INDEX[pile_cards[-1]] if pile_cards else None,
-        pile=pile,
         opponent_known=known,
         opponent_threw=threw,
         opponent_hidden=opponent["card_count"] - bin(known).count("1"),
         unseen=FULL_DECK & ~hand & ~pile & ~known,
         stock=view["stock_count"],
-        turns=turns,
     )
 
 
@@ -143,15 +160,11 @@ class GinCpu:
         """Nothing to remember: the view carries the whole public history of the hand."""
 
     def choose(self, view: dict) -> dict:
-        legal = view["legal_actions"]
-        if not legal:
+        if not view["legal_actions"]:
             raise IllegalAction(f"Seat {self.seat} has nothing to do now.", "not_your_turn")
         phase = view["phase"]
         if phase == "hand_over":
             return {"type": "next_hand"}
-        # Ties are broken by a generator seeded from this decision's place in the game, so the
-        # same seed and the same views give the same choices.
-        rng = random.Random(f"{self.seed}/{view['hand_number']}/{view['moves']}")
         table = read_table(view)
         if phase == "upcard":
             return {"type": "take_upcard"} if self._takes(table) else {"type": "pass"}
@@ -159,6 +172,9 @@ class GinCpu:
             if view["stock_only"]:
                 return {"type": "draw", "source": "stock"}
             return {"type": "draw", "source": "discard" if self._takes(table) else "stock"}
+        # Random choices come from a generator seeded by this decision's place in the game, so
+        # the same seed and the same views always give the same choices.
+        rng = random.Random(f"{self.seed}/{view['hand_number']}/{view['moves']}")
         return self._discard(table, rng)
 
     # --- drawing -------------------------------------------------------------------------------
@@ -171,11 +187,12 @@ class GinCpu:
             return True
         if self.style.take_margin is None:
             return False
-        # Deadwood after taking it (it may not be thrown back) against what a stock card gives
-        # on average; a card that lets it knock at once is taken if it would knock.
+        # Deadwood after taking it (it may not be thrown back this turn) against what a stock
+        # card gives on average; a card that lets it knock at once is taken if it would knock.
         with_top = table.hand | 1 << top
-        after_take = min(deadwood_mask(with_top & ~(1 << i)) for i in indices_of(table.hand))
-        if after_take <= KNOCK_LIMIT and self._knocks(table, after_take):
+        kept = min((with_top & ~(1 << i) for i in indices_of(table.hand)), key=deadwood_mask)
+        after_take = deadwood_mask(kept)
+        if after_take <= KNOCK_LIMIT and self._knocks(table, kept, after_take, table.stock):
             return True
         return after_take + self.style.take_margin <= self._expected_after_stock(table)
 
@@ -191,78 +208,80 @@ class GinCpu:
         candidates = [i for i in indices_of(table.hand) if i != table.taken]
         left = {i: deadwood_mask(table.hand & ~(1 << i)) for i in candidates}
         least = min(left.values())
-        if least == 0 or (least <= KNOCK_LIMIT and self._knocks(table, least)):
-            lowest = [i for i in candidates if left[i] == least]
-            card = rng.choice(lowest) if self.style.discard_rule != "evaluate" else min(
-                lowest, key=lambda i: self._feeds(table, i))
-            return {"type": "knock", "card": CARDS[card]}
+        lowest = [i for i in candidates if left[i] == least]
+        kept = table.hand & ~(1 << lowest[0])
+        if least <= KNOCK_LIMIT and self._knocks(table, kept, least, table.stock):
+            return {"type": "knock", "card": CARDS[self._safest(table, lowest, rng)]}
         rule = self.style.discard_rule
         if rule == "least_deadwood":
-            card = rng.choice([i for i in candidates if left[i] == least])
+            card = self._safest(table, lowest, rng)
         elif rule == "highest_loose":
-            card = self._highest_loose(table, candidates, left, rng)
+            card = self._highest_loose(table, candidates, lowest, rng)
         else:
             card = self._evaluated(table, candidates, left)
         return {"type": "discard", "card": CARDS[card]}
 
-    def _highest_loose(self, table: Table, candidates, left, rng) -> int:
+    def _safest(self, table: Table, cards: list[int], rng: random.Random) -> int:
+        """One of equally good cards: the least likely to feed the opponent, if the level looks."""
+        style = self.style
+        if style.discard_rule == "evaluate":
+            return min(cards, key=lambda i: self._feeds(table, i))
+        if style.avoids_feeding:
+            safe = [i for i in cards if not forms_meld(table.opponent_known, i)]
+            cards = safe or cards
+        return rng.choice(cards)
+
+    def _highest_loose(self, table: Table, candidates, lowest, rng) -> int:
         _, melds = split_mask(table.hand)
         loose = [i for i in candidates if not any(m >> i & 1 for m in melds)]
         if not loose:
-            least = min(left.values())
-            return next(i for i in candidates if left[i] == least)
+            return lowest[0]
         if rng.random() < self.style.careless:
             return rng.choice(loose)
         highest = max(CARD_VALUES[i] for i in loose)
         return rng.choice([i for i in loose if CARD_VALUES[i] == highest])
 
     def _evaluated(self, table: Table, candidates, left) -> int:
-        """The discard with the lowest score: deadwood - outs + the risk of feeding the opponent."""
+        """The discard with the lowest score: deadwood kept, minus what the next draw is likely
+        to bring (deadwood melded away, the chance to knock), plus the risk of feeding."""
         least = min(left.values())
         unseen = indices_of(table.unseen)
         style = self.style
         best_card, best_score = None, None
         for card in candidates:
-            if left[card] > least + 10:  # never worth more than a ten of outs
+            if left[card] > least + EVALUATE_BAND:
                 continue
             rest = table.hand & ~(1 << card)
-            gain = meld_gain = knock_outs = 0
+            meld_gain = knock_outs = 0
             for u in unseen:
                 after = discard_deadwood_mask(rest | 1 << u)
-                gain += left[card] - after
                 if forms_meld(rest, u):
                     meld_gain += left[card] - after
                 if after <= KNOCK_LIMIT:
                     knock_outs += 1
-            if unseen:
-                gain /= len(unseen)
-                meld_gain /= len(unseen)
-                knock_outs /= len(unseen)
-            score = (left[card] - style.outs_weight * gain - style.meld_weight * meld_gain
-                     - style.knock_weight * knock_outs + style.feed_weight * self._feeds(table, card))
+            share = 1 / len(unseen) if unseen else 0
+            score = (left[card] - style.meld_weight * meld_gain * share
+                     - style.knock_weight * knock_outs * share
+                     + style.feed_weight * self._feeds(table, card))
             if best_score is None or score < best_score:
                 best_card, best_score = card, score
         return best_card
 
     def _feeds(self, table: Table, card: int) -> float:
-        """Chance that the opponent can meld this card (and so will take it)."""
-        known = table.opponent_known
-        if not self.style.reads_discards:
-            return 1.0 if forms_meld(known, card) else 0.0
-        unseen = table.unseen
-        share = table.opponent_hidden / max(1, bin(unseen).count("1"))
+        """Chance that the opponent can meld this card (and so would take it)."""
         threw = table.opponent_threw
         if threw >> card & 1:
-            return 0.0  # it already passed on this very card
+            return 0.0  # it has already passed over this very card
+        known, unseen = table.opponent_known, table.unseen
+        share = table.opponent_hidden / max(1, bin(unseen).count("1"))
 
         def held(bit: int) -> float:
             if known & bit:
                 return 1.0
             if not unseen & bit:
                 return 0.0
-            index = bit.bit_length() - 1
             # A card next to one the opponent threw away is less likely to be in its hand.
-            return share * (0.5 if NEIGHBOURS[index] & threw else 1.0)
+            return share * (0.5 if NEIGHBOURS[bit.bit_length() - 1] & threw else 1.0)
 
         miss = 1.0
         for a, b in MELD_PARTNERS[card]:
@@ -271,16 +290,35 @@ class GinCpu:
 
     # --- knocking ------------------------------------------------------------------------------
 
-    def _knocks(self, table: Table, deadwood: int) -> bool:
-        if not self.style.weighs_knock:
+    def _knocks(self, table: Table, kept: int, deadwood: int, stock: int) -> bool:
+        """Whether to knock keeping these 10 cards, with ``deadwood`` (at most 10) and ``stock``
+        cards left in the stock after the discard."""
+        plan = self.style.knock_plan
+        if plan is None or deadwood == 0:
             return True
-        # Early in the hand the defender still holds loose cards: any knock is good. Later, a
-        # knock with much deadwood risks an undercut, so the allowance shrinks with the stock.
-        allowance = KNOCK_LIMIT if table.stock >= 20 else 8 if table.stock >= 12 else 6
+        if stock >= plan.gin_stock and self._gin_outs(table, kept) >= plan.gin_outs:
+            return False
+        if stock >= plan.mid_stock:
+            allowance = KNOCK_LIMIT
+        elif stock >= plan.late_stock:
+            allowance = plan.mid_allowance
+        else:
+            allowance = plan.late_allowance
+        allowance -= plan.per_known_card * bin(table.opponent_known).count("1")
+        if stock <= DEAD_STOCK:
+            allowance += plan.last_turn_bonus
         return deadwood <= allowance
+
+    def _gin_outs(self, table: Table, kept: int) -> float:
+        """Share of unseen cards that would give these 10 cards gin next turn."""
+        unseen = indices_of(table.unseen)
+        if not unseen:
+            return 0.0
+        return sum(1 for u in unseen if discard_deadwood_mask(kept | 1 << u) == 0) / len(unseen)
 
 
 def make_cpu(level: str, seat: int, seed: int, options=None) -> GinCpu:
+    """``options`` are accepted for the common interface; no level needs them."""
     return GinCpu(level, seat, seed)
 
 

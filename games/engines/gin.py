@@ -7,16 +7,17 @@ Rules decisions that the SPEC leaves open are written down in docs/gin.md.
 """
 from __future__ import annotations
 
-import copy
+import json
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.engines.base import (IllegalAction, InvalidOptions, NotYourTurn, ranking_from_scores,
                                 require_action)
 from games.engines.gin_melds import (CARD_INDEX, CARDS, KNOCK_LIMIT, all_best_splits_mask,
                                      best_discard, best_split, cards_by_rank, cards_of,
-                                     deadwood_mask, lay_off, lay_off_mask, mask_of, split_mask,
-                                     value_of)
+                                     deadwood_mask, indices_of, lay_off, lay_off_mask, mask_of,
+                                     split_mask, value_of)
 
 __all__ = ["GAME", "Options", "State", "parse_options", "new_game",
            "best_split", "best_discard", "lay_off"]
@@ -74,19 +75,27 @@ def new_game(options: Options | dict | None, seed: int) -> "State":
 
 def _split_for_display(cards: list[str]) -> dict:
     """A hand sorted by its best split: melds first (each in reading order), then deadwood."""
-    mask = mask_of(cards)
+    ordered, melds, loose, deadwood = _display_of_mask(mask_of(cards))
+    return {"cards": list(ordered), "melds": [list(m) for m in melds],
+            "deadwood_cards": list(loose), "deadwood": deadwood}
+
+
+@lru_cache(maxsize=4096)
+def _display_of_mask(mask: int):
+    # Cached: both seats' views and the CPU ask for the same hands many times in a row.
     deadwood, melds = split_mask(mask)
     loose = mask
     for meld in melds:
         loose &= ~meld
-    meld_lists = [cards_of(m) for m in melds]
-    loose_cards = cards_by_rank(loose)
-    return {
-        "cards": [c for meld in meld_lists for c in meld] + loose_cards,
-        "melds": meld_lists,
-        "deadwood_cards": loose_cards,
-        "deadwood": deadwood,
-    }
+    meld_cards = tuple(tuple(cards_of(m)) for m in melds)
+    loose_cards = tuple(cards_by_rank(loose))
+    return tuple(c for meld in meld_cards for c in meld) + loose_cards, meld_cards, loose_cards, deadwood
+
+
+@lru_cache(maxsize=4096)
+def _knock_cards(mask: int) -> frozenset[str]:
+    """Cards of an 11-card hand whose discard leaves 10 or fewer deadwood points."""
+    return frozenset(CARDS[i] for i in indices_of(mask) if deadwood_mask(mask & ~(1 << i)) <= KNOCK_LIMIT)
 
 
 class State:
@@ -152,10 +161,10 @@ class State:
             if not self.stock_only:
                 actions.append({"type": "draw", "source": "discard"})
             return actions
-        hand = _split_for_display(self.hands[seat])["cards"]
-        mask = mask_of(hand)
-        discards = [c for c in hand if c != self.taken_card]
-        knocks = [c for c in discards if deadwood_mask(mask & ~(1 << CARD_INDEX[c])) <= KNOCK_LIMIT]
+        mask = mask_of(self.hands[seat])
+        discards = [c for c in _display_of_mask(mask)[0] if c != self.taken_card]
+        can_knock = _knock_cards(mask)
+        knocks = [c for c in discards if c in can_knock]
         return ([{"type": "discard", "card": c} for c in discards]
                 + [{"type": "knock", "card": c} for c in knocks])
 
@@ -186,7 +195,7 @@ class State:
             "target": self.target,
             "hands_played": len(self.hand_outcomes),
             "hands": self.hand_counts(),
-            "deciding_hand": copy.deepcopy(self.last_hand),
+            "deciding_hand": _copy(self.last_hand),
         }
 
     def hand_counts(self) -> dict:
@@ -421,8 +430,8 @@ class State:
             "cannot_discard": self.taken_card,
             "upcard_passes": self.upcard_passes,
             "stock_only": self.stock_only,
-            "history": copy.deepcopy(self.history) if playing else [],
-            "last_hand": copy.deepcopy(self.last_hand),
+            "history": [dict(event) for event in self.history] if playing else [],
+            "last_hand": _copy(self.last_hand),
         }
         if seat is not None:
             other = 1 - seat
@@ -431,7 +440,7 @@ class State:
         return view
 
     def to_json(self) -> dict:
-        return copy.deepcopy({key: value for key, value in vars(self).items()})
+        return _copy(vars(self))
 
     @classmethod
     def from_json(cls, data: dict) -> "State":
@@ -439,9 +448,14 @@ class State:
         expected = set(vars(state))
         if not isinstance(data, dict) or set(data) != expected:
             raise ValueError("Not a Gin Rummy state.")
-        for key, value in copy.deepcopy(data).items():
+        for key, value in _copy(data).items():
             setattr(state, key, value)
         return state
+
+
+def _copy(data):
+    """A deep copy of plain JSON data (much faster than copy.deepcopy, which views need often)."""
+    return json.loads(json.dumps(data))
 
 
 def _side(mask: int, melds) -> dict:

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from .catalog import GAMES, GAMES_BY_SLUG, MODE_HELP, MODE_LABELS
+from .models import Room
 
 # Room ids are secrets.token_urlsafe strings; anything else cannot be a room.
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -47,4 +48,6 @@ def rules(request, slug):
 def room(request, room_id):
     if not ROOM_ID.match(room_id):
         raise Http404(_("No such room."))
-    return render(request, "games/room.html", {"room_id": room_id})
+    # The game and mode let the page report a failed connection (telemetry) before any state.
+    known = Room.objects.filter(id=room_id).values("game", "mode").first() or {}
+    return render(request, "games/room.html", {"room_id": room_id, **known})

@@ -31,8 +31,26 @@ export function roomIdFromUrl(url) {
   return match ? match[1] : null;
 }
 
+// Which screen made a friends' room, and whether it worked (anonymous statistics, SPEC 6.1).
+function roomCreated(body, outcome) {
+  if (body.mode === "friends" && window.cardtableTelemetry) {
+    window.cardtableTelemetry.record({type: "room_created", game: body.game, origin: body.origin || "menu", outcome});
+  }
+}
+
 // Creates a room through the rooms API; keeps the seat token; answers the room's page URL.
 export async function createRoom(body) {
+  try {
+    const url = await postRoom(body);
+    roomCreated(body, "ok");
+    return url;
+  } catch (error) {
+    roomCreated(body, "failed");
+    throw error;
+  }
+}
+
+async function postRoom(body) {
   let response;
   try {
     response = await fetch("/api/rooms", {

@@ -60,3 +60,21 @@ def record_sent(page) -> list[dict]:
         socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
     page.on("websocket", on_socket)
     return sent
+
+
+def flip_bozu_until_finished(page, on_flip=None) -> int:
+    """Presses the panel's Flip whenever it is this page's turn until the game ends; returns
+    the number of flips. ``on_flip(flips)`` runs after each flip has been answered."""
+    flips = 0
+    for _ in range(200):
+        page.wait_for_function("document.getElementById('flip').disabled === false "
+                               "|| document.getElementById('room').dataset.status === 'finished'")
+        if status(page) == "finished":
+            break
+        before = version(page)
+        page.locator("#flip").press("Enter")
+        flips += 1
+        wait_version_after(page, before, timeout=30)  # generous: CI machines can be busy
+        if on_flip:
+            on_flip(flips)
+    return flips

@@ -5,7 +5,8 @@ import re
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import (flip_bozu_until_finished, start_from_menu, status, version,
+                                   wait_version_after)
 
 pytestmark = pytest.mark.browser
 
@@ -41,24 +42,14 @@ def test_it_plays_a_bozu_game_against_the_cpu(site, pages):
     caption = show.locator(".show-caption").inner_text()
     assert re.match(r".+ · (noble|emperor|lady|monk|Semimaru)$", caption)
 
-    flips = 1
-    for _ in range(200):
-        if status(page) == "finished":
-            break
-        button = page.locator("#flip")
-        page.wait_for_function("document.getElementById('flip').disabled === false "
-                               "|| document.getElementById('room').dataset.status === 'finished'")
-        if status(page) == "finished":
-            break
-        before = version(page)
-        button.press("Enter")
-        flips += 1
-        wait_version_after(page, before)
+    def after_flip(flips):
         # The panel's last-card line says what the flip did.
         assert page.locator(".bozu-last p").inner_text()
-        if flips == 8:
+        if flips == 7:
             page.locator(".bozu-show").wait_for(state="attached")
             screenshot(page, "bozu")
+
+    flips = 1 + flip_bozu_until_finished(page, after_flip)
     assert status(page) == "finished"
     assert flips >= 20
     assert page.locator("#deck-count").inner_text() == "0"

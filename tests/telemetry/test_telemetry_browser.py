@@ -12,6 +12,7 @@ import time
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.browser.helpers import flip_bozu_until_finished, start_from_menu, status, wait_playing
 from tests.live import PROJECT, VENV_BIN, LiveServer, embedded_env, free_port
 
 pytestmark = pytest.mark.browser
@@ -81,8 +82,16 @@ def test_with_the_switch_off_no_request_goes_to_the_endpoint(site, browser):
     page.goto(site.url + "/")
     page.goto("about:blank")
     assert len(wait_for_rows(site, before, 2)) == 2
-    assert telemetry_requests(site) == requests_before + 2
+    # Daphne writes its access-log line after the response, so the count may trail the rows.
+    assert wait_for_requests(site, requests_before + 2) == requests_before + 2
     context.close()
+
+
+def wait_for_requests(site, expected: int) -> int:
+    deadline = time.monotonic() + 10
+    while telemetry_requests(site) < expected and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return telemetry_requests(site)
 
 
 def wait_for_rows(site, before: int, count: int) -> list[dict]:
@@ -147,3 +156,58 @@ def test_global_privacy_control_means_off_until_the_visitor_turns_it_on(site, br
     rows = wait_for_rows(site, before, 1)
     assert [row["type"] for row in rows] == ["page_view"]
     context.close()
+
+
+def test_a_game_played_on_the_site_sends_its_start_and_end(site, browser):
+    """The room page itself reports the game (not a hand-made event): start, end, 3D frame."""
+    context = browser.new_context()
+    page = context.new_page()
+    before = len(events_in_db(site))
+    start_from_menu(page, site, "bozu", "cpu", {"players": 2})
+    flip_bozu_until_finished(page)
+    assert status(page) == "finished"
+    page.goto("about:blank")  # page hide: the queue goes out with sendBeacon
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        rows = events_in_db(site)[before:]
+        if {"game_start", "game_end"} <= {row["type"] for row in rows}:
+            break
+        time.sleep(0.1)
+    by_type = {row["type"]: row for row in rows}
+    start, end = by_type["game_start"], by_type["game_end"]
+    for row in (start, end):
+        assert (row["game"], row["mode"], row["cpu_level"]) == ("bozu", "cpu", "medium")
+        assert json.loads(row["settings"]) == {"players": 2, "semimaru": "monk", "emperor": "noble",
+                                               "lady_empty_again": False}
+    assert end["result"] in {"win", "loss", "draw"}
+    assert end["move_count"] >= 100  # every card of the deck was flipped
+    assert end["duration"] != "unknown"
+    assert "view3d_first_frame" in by_type
+    context.close()
+
+
+def test_a_friends_room_reports_how_it_was_made_and_joined(site, browser):
+    host, guest = browser.new_context(), browser.new_context()
+    before = len(events_in_db(site))
+    host_page = host.new_page()
+    start_from_menu(host_page, site, "bozu", "friends", {"players": 2}, wait_for="waiting")
+    guest_page = guest.new_page()
+    guest_page.goto(host_page.url)
+    guest_page.locator("#join").click()
+    wait_playing(guest_page)
+    for page in (host_page, guest_page):
+        page.goto("about:blank")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        rows = events_in_db(site)[before:]
+        if sum(row["type"] == "room_step" for row in rows) >= 4:
+            break
+        time.sleep(0.1)
+    made = [(r["game"], r["origin"], r["outcome"]) for r in rows if r["type"] == "room_created"]
+    assert made == [("bozu", "menu", "ok")]
+    steps = sorted((r["step"], r["outcome"]) for r in rows if r["type"] == "room_step")
+    assert steps == [("connect", "ok"), ("connect", "ok"), ("join", "ok"), ("spectate", "ok")]
+    sessions = [r["reconnections"] for r in rows if r["type"] == "room_session"]
+    assert sessions == [0, 0]
+    host.close()
+    guest.close()

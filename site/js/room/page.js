@@ -5,6 +5,7 @@ import { Table } from "./table.js";
 import { h, createRoom, roomIdFromUrl, tokenKey } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
 import { errorText } from "../errors.js";
+import { RoomStats, watchTable } from "./stats.js";
 
 const COLOURS = {
   red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
@@ -34,6 +35,8 @@ let loading = null;
 let resultHidden = false;
 let resultShownFor = null;
 let nextRoomUrl = null;
+const stats = new RoomStats({game: root.dataset.game, mode: root.dataset.mode});
+if (root.dataset.game) watchTable(table, root.dataset.game);
 
 export function seatName(seat) {
   const info = room && room.seats[seat];
@@ -75,15 +78,20 @@ const ctx = {
   toast,
 };
 
-client.addEventListener("state", (event) => onState(event.detail));
-client.addEventListener("joined", () => toast(gettext("You have a seat. Your turn will come."), "ok"));
+client.addEventListener("state", (event) => { stats.state(event.detail); onState(event.detail); });
+client.addEventListener("joined", (event) => {
+  stats.answered(event.detail, "ok");
+  toast(gettext("You have a seat. Your turn will come."), "ok");
+});
 client.addEventListener("error", (event) => {
+  stats.answered(event.detail, "failed");
   const {code, message} = event.detail;
   if (code === "bad_token") return;  // the page simply offers Join instead
   toast(errorText(code, message));
 });
 client.addEventListener("next_room", (event) => onNextRoom(event.detail));
 client.addEventListener("connection", (event) => {
+  stats.connectionChanged(event.detail.up);
   $("reconnect-banner").hidden = event.detail.up;
   root.classList.toggle("offline", !event.detail.up);
 });
@@ -221,12 +229,12 @@ function renderActions() {
   const isPlayer = mySeats().length > 0;
   const free = room.seats.filter((s) => s.presence === "free");
   if (!isPlayer && room.mode === "friends" && free.length && room.status !== "finished") {
-    items.push(button(gettext("Join"), () => client.send("join"), {class: "btn-primary", attrs: {id: "join"}}));
+    items.push(button(gettext("Join"), () => stats.request("join", client.send("join")), {class: "btn-primary", attrs: {id: "join"}}));
   }
   if (!isPlayer && room.status === "playing") {
     for (const seat of takeableSeats()) {
       items.push(button(fmt(gettext("Take %(name)s's seat"), {name: seatName(seat.seat)}),
-        () => client.send("take_seat", {seat: seat.seat}),
+        () => stats.request("take_seat", client.send("take_seat", {seat: seat.seat})),
         {class: "btn-primary", attrs: {dataset: {takeSeat: seat.seat}}}));
     }
   }
@@ -282,6 +290,9 @@ function onNextRoom(message) {
   const id = roomIdFromUrl(message.invite_url);
   if (message.seat_token && id) {
     localStorage.setItem(tokenKey(id), message.seat_token);
+    if (window.cardtableTelemetry) {
+      window.cardtableTelemetry.record({type: "room_created", game: room.game, origin: "new_link", outcome: "ok"});
+    }
     location.assign(message.invite_url);
     return;
   }

@@ -170,6 +170,14 @@ async def fuzz_connection(url, target, other, role, count, rng, stats, flood=Fal
                 if answer.get("type") == "error":
                     answered_error = True
                     stats["errors"][answer["code"]] = stats["errors"].get(answer["code"], 0) + 1
+        while True:  # the answers still on their way, until the server falls silent
+            try:
+                answer = json.loads(await asyncio.wait_for(ws.recv(), 0.3))
+            except asyncio.TimeoutError:
+                break
+            if answer.get("type") == "error":
+                answered_error = True
+                stats["errors"][answer["code"]] = stats["errors"].get(answer["code"], 0) + 1
         await ws.close()
     except websockets.ConnectionClosed as exc:
         code = exc.rcvd.code if exc.rcvd else None
@@ -241,7 +249,9 @@ async def fuzz(urls: list[str], query, log_text, messages: int, connections: int
             print(f"  room {t.room_id} ({t.game}) changed: events {sorted(kinds)}", flush=True)
     log = log_text()
     exceptions = log.count("Traceback") + sum(1 for line in log.splitlines() if " ERROR " in line)
-    stats.update(elapsed=elapsed, state_changes=changed, server_exceptions=exceptions)
+    # Daphne's warning for a connection whose handler was still busy 10 s after it closed.
+    stats.update(elapsed=elapsed, state_changes=changed, server_exceptions=exceptions,
+                 slow_closes=log.count("took too long to shut down"))
     return stats
 
 
@@ -268,7 +278,8 @@ def main(argv=None) -> int:
           f"connections closed by the server with an error code {sum(stats['closed_by_server'].values())} "
           f"{stats['closed_by_server'] or ''}; connections answered with an error "
           f"{stats['answered_error']}; state changes caused {stats['state_changes']} (target 0); "
-          f"connect failures {stats['connect_failures']}; load average {load_average()}", flush=True)
+          f"connect failures {stats['connect_failures']}; handlers still busy 10 s after their "
+          f"connection closed {stats['slow_closes']}; load average {load_average()}", flush=True)
     print("error answers by code: " + ", ".join(f"{k} {v}" for k, v in
                                                  sorted(stats["errors"].items(), key=lambda kv: -kv[1])))
     return 1 if stats["server_exceptions"] or stats["state_changes"] else 0

@@ -39,6 +39,7 @@ SEED_MASK = (1 << 63) - 1
 # and in the ServerProcess table (its heartbeat, see ``heartbeat``/``sweep``).
 PROCESS_ID = uuid.uuid4().hex[:12]
 _registered = False
+_alone = False  # the only live server process, as of the last heartbeat
 
 
 class RoomError(Exception):
@@ -148,10 +149,12 @@ def _load(room_id: str) -> Room:
 
 
 # The rows this process wrote last, by room: a change to a room this process wrote last starts
-# from here instead of reading the row again (one round trip per action instead of two). Only
-# a write is trusted from it: the version check of that write proves the copy was current.
-# Any other outcome from a cached copy (a refusal, nothing to do, a lost race) is decided again
-# from the database, so a copy made stale by another process never refuses or skips anything.
+# from here instead of reading the row again (one round trip per action instead of two). A write
+# from it is checked by the version as always. A refusal from it is trusted only while this is
+# the only live server process (then every write went through this copy, so it is current) and
+# a flood of illegal requests costs no database work; with several processes a refusal, like
+# "nothing to do", is decided again from the database, so a copy made stale by another process
+# never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
 _written: dict[str, dict] = {}
 _written_lock = threading.Lock()
 WRITTEN_CACHE_SIZE = 2000
@@ -166,6 +169,14 @@ def _remember_written(room: Room, json_texts: dict) -> None:
         _written[room.pk] = row
         if len(_written) > WRITTEN_CACHE_SIZE:
             del _written[next(iter(_written))]
+
+
+def note_version(room_id: str, version: int) -> None:
+    """This process saw ``version`` of the room (another process wrote it): forget older copies."""
+    with _written_lock:
+        row = _written.get(room_id)
+        if row is not None and row["version"] < version:
+            del _written[room_id]
 
 
 def _written_copy(room_id: str) -> Room | None:
@@ -194,9 +205,9 @@ def _mutate(room_id: str, change, expected_version: int | None = None) -> Outcom
                                     f"{expected_version}; nothing was done.")
                 work = Work(room=room, now=timezone.now())
                 change(work)
-            except (RoomError, GameError):
-                if cached:
-                    continue
+            except (RoomError, GameError) as exc:
+                if cached and (not _alone or getattr(exc, "code", None) == "stale_version"):
+                    continue  # decided again from the database's row
                 raise
             if not work.changed:
                 if cached:
@@ -743,7 +754,7 @@ def _ensure_registered() -> None:
 
 
 def heartbeat() -> None:
-    global _registered
+    global _registered, _alone
     now = timezone.now()
     if not ServerProcess.objects.filter(pk=PROCESS_ID).update(last_seen=now):
         if _registered:
@@ -752,6 +763,8 @@ def heartbeat() -> None:
             log.warning("this server process was declared dead and registers again")
         ServerProcess.objects.get_or_create(pk=PROCESS_ID, defaults={"last_seen": now})
     _registered = True
+    # Conservative: a process that died recently still counts until it is swept.
+    _alone = not ServerProcess.objects.exclude(pk=PROCESS_ID).exists()
 
 
 def dead_processes() -> list[tuple[str, datetime]]:

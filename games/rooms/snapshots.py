@@ -57,6 +57,7 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
         snap = _cache.get(room_id)
         if snap is None or snap.version < min_version:
             snap = await db.call(_read, room_id)
+            service.note_version(room_id, snap.version)
             _cache[room_id] = snap
         _cache.move_to_end(room_id)
         while len(_cache) > CACHE_SIZE:

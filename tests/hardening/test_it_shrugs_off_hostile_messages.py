@@ -33,6 +33,7 @@ async def test_it_answers_hostile_messages_with_errors_and_changes_nothing(fuzze
     assert stats["server_exceptions"] == 0
     assert stats["closed_by_server"] == {}
     assert stats["state_changes"] == 0
+    assert stats["slow_closes"] == 0
     assert stats["connect_failures"] == 0
     # Every kind of refusal was met, so the messages reached every check.
     for code in ("malformed_json", "message_too_large", "too_many_messages", "unknown_type",

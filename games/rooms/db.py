@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -38,16 +39,30 @@ def _executor_for_process() -> ThreadPoolExecutor:
     return _executor
 
 
+# When one thread's connection fails, the others' connections (made to the same server) are
+# most likely broken too: each thread drops its connection before its next call, so an outage
+# costs the calls made during it, not one more failed call per thread afterwards.
+_failures = 0
+_local = threading.local()
+
+
 def _tidy_connections() -> None:
+    global _failures
     for conn in connections.all(initialized_only=True):
         if conn.connection is None:
             continue
         expired = conn.close_at is not None and time.monotonic() >= conn.close_at
+        if conn.errors_occurred:
+            _failures += 1
         if conn.errors_occurred or expired or conn.in_atomic_block:
             conn.close_if_unusable_or_obsolete()
 
 
 def _run(function, args, kwargs):
+    if getattr(_local, "failures", 0) != _failures:
+        _local.failures = _failures
+        for conn in connections.all(initialized_only=True):
+            conn.close()
     try:
         return function(*args, **kwargs)
     finally:

@@ -95,6 +95,22 @@ def get_json(url: str, timeout: float = 5.0) -> dict:
         return {"status": exc.code, "body": json.loads(exc.read() or b"null")}
 
 
+def migrate(env: dict) -> None:
+    """Creates the schema of the database an end-to-end server will use."""
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
+                   env=env, check=True, timeout=180)
+
+
+# Debian's chromium, started as this machine's network allows (no background connections).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+def launch_chromium(playwright):
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                      args=CHROMIUM_ARGS)
+
+
 def start_make_run(tmp_path: Path, **env_overrides: str) -> LiveServer:
     """`make run` on a free port, as a person would start the site."""
     port = free_port()

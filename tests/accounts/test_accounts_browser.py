@@ -2,27 +2,22 @@
 button panel, and find it on /accounts/me/."""
 import random
 import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
 from accounts_testlib import PASSWORD
-from tests.live import PROJECT, embedded_env, start_daphne
+from tests.live import embedded_env, launch_chromium, migrate, start_daphne
 
 pytestmark = pytest.mark.browser
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("accounts-browser")
     env = embedded_env(tmp_path, CPU_DELAY_MEMORY_FLIP="0.02", MEMORY_CONCEAL_DELAY="0.05")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
+    migrate(env)
     server = start_daphne(tmp_path, env)
     try:
         server.wait_ready()
@@ -34,7 +29,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        chromium = launch_chromium(playwright)
         yield chromium
         chromium.close()
 

@@ -7,8 +7,6 @@ import asyncio
 import http.cookiejar
 import json
 import re
-import subprocess
-import sys
 import urllib.parse
 import urllib.request
 
@@ -17,7 +15,7 @@ import websockets
 
 from accounts_testlib import PASSWORD
 from games.bot import Connection, create_room, play, ws_url
-from tests.live import PROJECT, embedded_env, start_daphne
+from tests.live import embedded_env, migrate, start_daphne
 
 FAST_TIMING = {"CPU_DELAY_MEMORY_FLIP": "0.002", "MEMORY_CONCEAL_DELAY": "0.01",
                "CPU_DELAY_BOZU_FLIP": "0.002", "CPU_DELAY_GIN_STEP": "0.002",
@@ -28,8 +26,7 @@ FAST_TIMING = {"CPU_DELAY_MEMORY_FLIP": "0.002", "MEMORY_CONCEAL_DELAY": "0.01",
 def site(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("accounts-e2e")
     env = embedded_env(tmp_path, **FAST_TIMING)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
+    migrate(env)
     server = start_daphne(tmp_path, env)
     try:
         server.wait_ready()

@@ -7,18 +7,14 @@ Memory mismatch stays face up briefly, as it does for people, only shorter.
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.live import PROJECT, embedded_env, start_daphne
+from tests.live import PROJECT, embedded_env, launch_chromium, migrate, start_daphne
 
 SCREENSHOTS = PROJECT / "docs" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 BROWSER_TIMING = {
     "CPU_DELAY_MEMORY_FLIP": "0.02",
     "MEMORY_CONCEAL_DELAY": "0.2",
@@ -33,8 +29,7 @@ BROWSER_TIMING = {
 def site(tmp_path_factory):
     tmp_path: Path = tmp_path_factory.mktemp("browser-site")
     env = embedded_env(tmp_path, **BROWSER_TIMING)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
+    migrate(env)
     server = start_daphne(tmp_path, env)
     server.wait_ready()
     yield server
@@ -46,8 +41,7 @@ def chromium():
     # Module scope: Playwright's sync API keeps an event loop running in this thread while it
     # is open, which would break every asyncio test collected after the browser tests.
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                             args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         yield browser
         browser.close()
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from tests.live import PROJECT, embedded_env, services_reachable, start_daphne
+from tests.live import embedded_env, migrate, services_reachable, start_daphne
 
 FAST_TIMING = {
     "CPU_DELAY_MEMORY_FLIP": "0.002",
@@ -32,11 +30,6 @@ SERVICES_REDIS = "redis://127.0.0.1:6379/1"
 def two_process_backends() -> list[str]:
     """The suite runs against PostgreSQL + Redis when they are up (CI runs it both ways)."""
     return ["embedded", "two-processes"] if settings.TEST_BACKEND == "services" else ["embedded"]
-
-
-def migrate(env: dict) -> None:
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
 
 
 class Site:

@@ -5,27 +5,22 @@ Requests are observed on the server, in an access log this test's Daphne writes 
 Playwright does not report every navigator.sendBeacon made while a page is being left."""
 import json
 import sqlite3
-import subprocess
-import sys
 import time
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.browser.helpers import flip_bozu_until_finished, start_from_menu, status, wait_playing
-from tests.live import PROJECT, VENV_BIN, LiveServer, embedded_env, free_port
+from tests.live import LiveServer, VENV_BIN, embedded_env, free_port, launch_chromium, migrate
 
 pytestmark = pytest.mark.browser
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("telemetry-browser")
     env = embedded_env(tmp_path, CPU_DELAY_BOZU_FLIP="0.01")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
+    migrate(env)
     port = free_port()
     access_log = tmp_path / "access.log"
     server = LiveServer([str(VENV_BIN / "daphne"), "--no-server-name", "--access-log", str(access_log),
@@ -41,7 +36,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        chromium = launch_chromium(playwright)
         yield chromium
         chromium.close()
 

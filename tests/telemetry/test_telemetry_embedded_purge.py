@@ -7,13 +7,12 @@ import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
-from tests.live import PROJECT, embedded_env, start_daphne
+from tests.live import PROJECT, embedded_env, migrate, start_daphne
 
 
 def test_the_server_purges_expired_events_by_itself(tmp_path):
     env = embedded_env(tmp_path, TELEMETRY_EMBEDDED_PURGE_INTERVAL="1")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
+    migrate(env)
     now = datetime.now(timezone.utc)
     db_path = tmp_path / "db.sqlite3"
     with sqlite3.connect(db_path) as db:

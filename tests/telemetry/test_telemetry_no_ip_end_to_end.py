@@ -10,15 +10,13 @@ import asyncio
 import http.client
 import json
 import sqlite3
-import subprocess
-import sys
 from urllib.parse import urlsplit
 
 import pytest
 import websockets
 
 from games.bot import Connection, play
-from tests.live import PROJECT, embedded_env, start_daphne
+from tests.live import PROJECT, embedded_env, migrate, start_daphne
 from tests.telemetry.helpers import CONTEXT, SETTINGS, new_page
 
 CLIENT = "127.0.0.77"
@@ -47,8 +45,7 @@ def post(server, path, body, **headers):
 @pytest.fixture
 def site(tmp_path):
     env = embedded_env(tmp_path, LOG_LEVEL="DEBUG", **FAST)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=PROJECT,
-                   env=env, check=True, timeout=180)
+    migrate(env)
     server = start_daphne(tmp_path, env)
     server.wait_ready()
     yield server, tmp_path / "db.sqlite3"

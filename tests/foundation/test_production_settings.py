@@ -45,6 +45,7 @@ def test_it_passes_check_deploy_with_production_settings(tmp_path):
     assert "System check identified no issues" in result.stdout
 
 
+@pytest.mark.services
 @pytest.mark.skipif(not services_reachable(), reason="needs the local PostgreSQL and Redis (always up on CI)")
 def test_it_reports_postgres_and_redis_in_healthz_under_production_settings(tmp_path):
     env = production_env(tmp_path, DATABASE_URL="postgres://postgres@127.0.0.1:5432/test",

@@ -137,6 +137,7 @@ class CuttableProxy:
         self.listener.close()
 
 
+@pytest.mark.services
 @pytest.mark.skipif("two-processes" not in two_process_backends(), reason="needs PostgreSQL")
 async def test_it_refuses_actions_while_postgresql_is_unreachable(tmp_path):
     proxy = CuttableProxy()

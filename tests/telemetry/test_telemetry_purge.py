@@ -87,6 +87,7 @@ def test_beat_runs_the_purge_daily():
     assert schedule.day_of_week == set(range(7)) and schedule.day_of_month == set(range(1, 32))
 
 
+@pytest.mark.services
 @pytest.mark.skipif(settings.TEST_BACKEND != "services",
                     reason="the embedded run has no broker: the eager tests above cover it")
 @pytest.mark.django_db(transaction=True)

@@ -1,10 +1,16 @@
 """Accepting a batch of events: limits, schema, opt-out, User-Agent reduction, one INSERT."""
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 from django.conf import settings
+from django.db import connection, connections
 from django.utils import timezone
 
 from .models import Event
+from .optout import drop_reason
 from .ratelimit import RateLimiter
 from .useragent import reduce_user_agent
 
@@ -38,3 +44,49 @@ def store(events: list[dict], user_agent: str | None) -> int:
     rows = [Event(received_at=now, browser=browser, os=os_family, **event) for event in events]
     Event.objects.bulk_create(rows)
     return len(rows)
+
+
+def accept(request, events: list[dict], opt_in: bool) -> dict:
+    """A valid batch → the JSON answer: stored, or dropped with the opt-out reason."""
+    reason = drop_reason(request, opt_in)
+    if reason:
+        return {"stored": 0, "dropped": reason}
+    return {"stored": store(events, request.headers.get("User-Agent"))}
+
+
+# Under Daphne, Django runs every request's synchronous code in a thread made for that request,
+# so a connection opened there serves one request and is gone: connecting to PostgreSQL was
+# most of the cost of an ingest (bench/telemetry_bench.py). The database work runs instead in
+# a few threads of this module that keep their connections (CONN_MAX_AGE), checked only after
+# an error or once too old, so a broken connection costs one failed request and the next one
+# reconnects.
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _executor_for_process() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            # SQLite takes one writer at a time: more threads would only wait on its lock.
+            sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+            _executor = ThreadPoolExecutor(1 if sqlite else 3, thread_name_prefix="telemetry-db")
+        return _executor
+
+
+def _run(function, args):
+    try:
+        return function(*args)
+    finally:
+        for conn in connections.all(initialized_only=True):
+            expired = conn.close_at is not None and time.monotonic() >= conn.close_at
+            if conn.connection is not None and (conn.errors_occurred or expired or conn.in_atomic_block):
+                conn.close_if_unusable_or_obsolete()
+
+
+def in_database_thread(function, *args):
+    """``function(*args)`` on a kept connection, or right here when this thread is inside a
+    transaction (the work then joins it, as a caller holding a transaction expects)."""
+    if connection.in_atomic_block:
+        return function(*args)
+    return _executor_for_process().submit(_run, function, args).result()

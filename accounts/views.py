@@ -137,8 +137,10 @@ def deleted(request):
 
 
 def public_profile(request, username):
-    user = (get_user_model().objects.select_related("profile")
-            .filter(username=username, is_active=True, profile__public_profile=True).first())
+    # A NUL byte names no player, and PostgreSQL would refuse it in a query with an error.
+    user = None if "\x00" in username else (
+        get_user_model().objects.select_related("profile")
+        .filter(username=username, is_active=True, profile__public_profile=True).first())
     if user is None:
         # The same answer whether the player does not exist or keeps their page private.
         raise Http404(_("No public page for this player."))

@@ -26,7 +26,7 @@ async def create_room(request):
         return _error(413, "too_large", f"The request body may be at most {MAX_BODY_BYTES} bytes.")
     try:
         body = json.loads(request.body or b"null")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser's stack
         return _error(400, "malformed_json", "The request body is not valid JSON.")
     if not isinstance(body, dict):
         return _error(400, "malformed_json", "The request body must be a JSON object.")

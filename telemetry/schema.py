@@ -263,7 +263,7 @@ def validate_event(raw, index: int = 0) -> dict:
         if name in SERVER_FIELDS:
             raise SchemaError(f"{where}{name} is set by the server from the User-Agent; do not send it.")
     kind = raw.get("type")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise SchemaError(f"{where}type must be one of {', '.join(EVENT_TYPES)}; got {_short(kind)}.")
     required, optional = EVENT_TYPES[kind]
     allowed = {f.name: f for f in required + optional}
@@ -274,7 +274,8 @@ def validate_event(raw, index: int = 0) -> dict:
         if spec.name not in raw:
             raise SchemaError(f"{where}{spec.name} is required in a {kind} event.")
     clean = {"type": kind}
-    for name, value in raw.items():
+    # settings last: checking it needs the game, which must have passed its own check first.
+    for name, value in sorted(raw.items(), key=lambda item: item[0] == "settings"):
         if name == "type":
             continue
         if name not in allowed:

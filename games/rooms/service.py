@@ -142,6 +142,10 @@ class Outcome:
 
 
 def _load(room_id: str) -> Room:
+    # PostgreSQL text cannot hold NUL: such an id names no room, and querying it would fail
+    # as a database error (a 500, or "unavailable" and every rooms thread reconnecting).
+    if "\x00" in room_id:
+        raise RoomError("room_not_found", "There is no such room.")
     try:
         return Room.objects.get(pk=room_id)
     except Room.DoesNotExist:

@@ -6,6 +6,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections
 from django.utils import timezone
 
@@ -47,7 +48,17 @@ def store(events: list[dict], user_agent: str | None) -> int:
 
 
 def accept(request, events: list[dict], opt_in: bool) -> dict:
-    """A valid batch → the JSON answer: stored, or dropped with the opt-out reason."""
+    """A valid batch → the JSON answer: stored, or dropped with the opt-out reason.
+
+    The opt-out check reads the session and account (a signed-in visitor), so it runs with the
+    INSERT: on a kept connection when serving ASGI; right here under WSGI (whose threads keep
+    their connections themselves) or inside a transaction (the work then joins it)."""
+    if isinstance(request, ASGIRequest) and not connection.in_atomic_block:
+        return _executor_for_process().submit(_on_kept_connection, _accept, request, events, opt_in).result()
+    return _accept(request, events, opt_in)
+
+
+def _accept(request, events: list[dict], opt_in: bool) -> dict:
     reason = drop_reason(request, opt_in)
     if reason:
         return {"stored": 0, "dropped": reason}
@@ -74,7 +85,7 @@ def _executor_for_process() -> ThreadPoolExecutor:
         return _executor
 
 
-def _run(function, args):
+def _on_kept_connection(function, *args):
     try:
         return function(*args)
     finally:
@@ -82,11 +93,3 @@ def _run(function, args):
             expired = conn.close_at is not None and time.monotonic() >= conn.close_at
             if conn.connection is not None and (conn.errors_occurred or expired or conn.in_atomic_block):
                 conn.close_if_unusable_or_obsolete()
-
-
-def in_database_thread(function, *args):
-    """``function(*args)`` on a kept connection, or right here when this thread is inside a
-    transaction (the work then joins it, as a caller holding a transaction expects)."""
-    if connection.in_atomic_block:
-        return function(*args)
-    return _executor_for_process().submit(_run, function, args).result()

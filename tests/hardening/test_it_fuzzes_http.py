@@ -47,9 +47,9 @@ def close_rooms_db_connections():
     for future in [rooms_db._executor_for_process().submit(close) for _ in range(count)]:
         future.result(timeout=20)
 
-FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=50, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-FEW = settings(FUZZ, max_examples=25)
+FEW = settings(FUZZ, max_examples=20)
 
 PASSWORD = "correct horse battery"
 

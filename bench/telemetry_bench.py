@@ -153,10 +153,11 @@ def main() -> int:
         clients.start()
         time.sleep(1.0)  # warm-up: connections, first queries
         accepted0, requests0 = clients.snapshot()
-        started = time.perf_counter()
+        started, client_cpu = time.perf_counter(), time.process_time()
         time.sleep(args.seconds)
         accepted1, requests1 = clients.snapshot()
         elapsed = time.perf_counter() - started
+        client_cpu = (time.process_time() - client_cpu) / elapsed
         clients.stop()
         stored = psql(db_url, "SELECT count(*) FROM telemetry_event")[0][0]
         rate = (accepted1 - accepted0) / elapsed
@@ -165,6 +166,9 @@ def main() -> int:
               f"median {statistics.median(latencies) * 1000:.1f} ms, p99 "
               f"{latencies[int(len(latencies) * 0.99)] * 1000:.1f} ms; errors {clients.errors}; "
               f"{stored:,} rows in the table, {clients.accepted:,} acknowledged)")
+        # The clients share the machine with the servers: their own CPU time shows whether they,
+        # rather than the server, could be what limits the figure.
+        print(f"clients: {client_cpu:.0%} of one core; load average {os.getloadavg()[0]:.1f}")
 
         # 2. Purge of expired rows while ingest goes on.
         started = time.perf_counter()

@@ -20,12 +20,13 @@ differ in what they look at:
   meld or let it knock next turn ("outs"), and the chance of feeding the opponent, read from
   its pickups, discards and passes. It knocks with the plan below instead of at once.
 
-Hard's knock plan: early in the hand any legal knock is taken; as the stock runs down the
-defender has had time to meld, so the deadwood it knocks with must be lower, and lower still
-for each card the opponent has visibly picked up (an undercut costs 25). With many outs to gin
-early on it waits for gin (25 more, no layoffs). On its last turn before a dead hand, the
-alternative is scoring nothing, so it knocks a little more readily. Gin is always taken, at
-every level.
+Hard's knock plan: while the stock is still long and some unseen cards would give it gin, it
+keeps the hand closest to gin and plays on (gin scores 25 more and allows no layoffs, and a low
+hand held back undercuts an opponent who knocks in haste). Otherwise any legal knock is taken
+early in the hand; as the stock runs down the defender has had time to meld, so the deadwood
+it knocks with must be lower, and lower still for each card the opponent has visibly picked up
+(an undercut costs 25). On its last turn before a dead hand, the alternative is scoring
+nothing, so it knocks a little more readily. Gin is always taken, at every level.
 
 Measured strength: README (``manage.py simulate gin --cpu hard,simple --games 1000``).
 """
@@ -52,8 +53,8 @@ class KnockPlan:
     late_allowance: int = 6
     per_known_card: int = 1     # one point less per card the opponent has visibly picked up
     last_turn_bonus: int = 2    # on the last turn before a dead hand, this much more
-    gin_outs: float = 0.3       # wait for gin if this share of unseen cards gives gin...
-    gin_stock: int = 16         # ...and at least this many cards are left in the stock
+    gin_outs: float = 0.04      # wait for gin if this share of unseen cards gives gin...
+    gin_stock: int = 8          # ...and at least this many cards are left in the stock
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,8 @@ class GinCpu:
         with_top = table.hand | 1 << top
         kept = min((with_top & ~(1 << i) for i in indices_of(table.hand)), key=deadwood_mask)
         after_take = deadwood_mask(kept)
-        if after_take <= KNOCK_LIMIT and self._knocks(table, kept, after_take, table.stock):
+        if after_take <= KNOCK_LIMIT and (self._knocks(table, after_take, table.stock)
+                                          or self._waits_for_gin(table, kept, table.stock)):
             return True
         return after_take + self.style.take_margin <= self._expected_after_stock(table)
 
@@ -209,9 +211,14 @@ class GinCpu:
         left = {i: deadwood_mask(table.hand & ~(1 << i)) for i in candidates}
         least = min(left.values())
         lowest = [i for i in candidates if left[i] == least]
-        kept = table.hand & ~(1 << lowest[0])
-        if least <= KNOCK_LIMIT and self._knocks(table, kept, least, table.stock):
-            return {"type": "knock", "card": CARDS[self._safest(table, lowest, rng)]}
+        if least <= KNOCK_LIMIT:
+            if least and self.style.knock_plan:
+                # Of the discards that could knock, the one keeping most outs to gin.
+                closest = max(lowest, key=lambda i: self._gin_outs(table, table.hand & ~(1 << i)))
+                if self._waits_for_gin(table, table.hand & ~(1 << closest), table.stock):
+                    return {"type": "discard", "card": CARDS[closest]}
+            if self._knocks(table, least, table.stock):
+                return {"type": "knock", "card": CARDS[self._safest(table, lowest, rng)]}
         rule = self.style.discard_rule
         if rule == "least_deadwood":
             card = self._safest(table, lowest, rng)
@@ -290,14 +297,12 @@ class GinCpu:
 
     # --- knocking ------------------------------------------------------------------------------
 
-    def _knocks(self, table: Table, kept: int, deadwood: int, stock: int) -> bool:
-        """Whether to knock keeping these 10 cards, with ``deadwood`` (at most 10) and ``stock``
-        cards left in the stock after the discard."""
+    def _knocks(self, table: Table, deadwood: int, stock: int) -> bool:
+        """Whether to knock with ``deadwood`` (at most 10), ``stock`` cards left in the stock
+        (the caller has already decided not to wait for gin)."""
         plan = self.style.knock_plan
         if plan is None or deadwood == 0:
             return True
-        if stock >= plan.gin_stock and self._gin_outs(table, kept) >= plan.gin_outs:
-            return False
         if stock >= plan.mid_stock:
             allowance = KNOCK_LIMIT
         elif stock >= plan.late_stock:
@@ -308,6 +313,11 @@ class GinCpu:
         if stock <= DEAD_STOCK:
             allowance += plan.last_turn_bonus
         return deadwood <= allowance
+
+    def _waits_for_gin(self, table: Table, kept: int, stock: int) -> bool:
+        """Whether to keep these 10 cards (deadwood at most 10) and play on for gin."""
+        plan = self.style.knock_plan
+        return plan is not None and stock >= plan.gin_stock and self._gin_outs(table, kept) >= plan.gin_outs
 
     def _gin_outs(self, table: Table, kept: int) -> float:
         """Share of unseen cards that would give these 10 cards gin next turn."""

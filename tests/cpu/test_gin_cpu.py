@@ -18,6 +18,7 @@ DECK = {r + s for s in "SHDC" for r in "A23456789TJQK"}
 def rig(hands, *, current=0, dealer=1, phase="discard", stock=None, pile=("5C",), history=()):
     state = gin.new_game(None, seed=1)
     state.hands = [h.split() for h in hands]
+    assert sorted(map(len, state.hands)) == [10, 11 if phase == "discard" else 10]
     state.discard_pile = list(pile)
     used = set(state.hands[0]) | set(state.hands[1]) | set(pile)
     state.stock = stock.split() if stock is not None else sorted(DECK - used)
@@ -183,3 +184,14 @@ def test_normal_and_hard_do_not_feed_a_visible_meld():
         for level in ("normal", "hard"):
             assert cpu.make_cpu(level, 0, seed, None).choose(state.view(0))["card"] != "7H", level
     assert thrown == {"7H", "7S"}
+
+
+def test_hard_plays_on_for_gin_early_but_knocks_late():
+    # Throwing 9C leaves 3 deadwood (3C), and 4S, 7S or TD would then give gin.
+    hands = ["AS 2S 3S 7H 7D 7C JD QD KD 9C 3C", "2H 4H 6H 8H TH 2D 4D 6D 8C TC"]
+    early = rig(hands)  # 30 cards in the stock
+    assert cpu.make_cpu("hard", 0, 1, None).choose(early.view(0)) == {"type": "discard", "card": "9C"}
+    for level in ("simple", "easy", "normal"):
+        assert cpu.make_cpu(level, 0, 1, None).choose(early.view(0)) == {"type": "knock", "card": "9C"}
+    late = rig(hands, stock="5H 9H QH KH 9S 6C")
+    assert cpu.make_cpu("hard", 0, 1, None).choose(late.view(0)) == {"type": "knock", "card": "9C"}

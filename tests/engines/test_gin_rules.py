@@ -19,6 +19,7 @@ def rig(hands, *, current=0, dealer=1, phase="discard", stock=None, pile=("5C",)
     unless ``stock`` is given (its last card is the top)."""
     state = gin.new_game({"target": target}, seed=1)
     hands = [h.split() for h in hands]
+    assert sorted(map(len, hands)) == [10, 11 if phase == "discard" else 10]
     used = set(hands[0]) | set(hands[1]) | set(pile)
     assert len(used) == len(hands[0]) + len(hands[1]) + len(pile)
     state.hands = hands

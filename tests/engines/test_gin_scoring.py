@@ -14,7 +14,7 @@ SUITS = "SHDC"
 DECK = [r + s for s in SUITS for r in RANKS]
 
 
-# --- the brute force: cards as (rank number 1..13, suit letter), nothing shared with the engine --
+# --- the brute force, written from the rules and sharing nothing with the engine -----------------
 
 def rank_of(card: str) -> int:
     return RANKS.index(card[0]) + 1

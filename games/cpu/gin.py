@@ -184,15 +184,20 @@ class GinCpu:
         top = table.top
         if top is None:
             return False
+        # Deadwood after taking it (it may not be thrown back this turn). No level takes a card
+        # that does not lower its deadwood: two CPUs could otherwise pass cards back and forth
+        # for ever without the stock going down.
+        with_top = table.hand | 1 << top
+        kept = min((with_top & ~(1 << i) for i in indices_of(table.hand)), key=deadwood_mask)
+        after_take = deadwood_mask(kept)
+        if after_take >= deadwood_mask(table.hand):
+            return False
         if forms_meld(table.hand, top):
             return True
         if self.style.take_margin is None:
             return False
-        # Deadwood after taking it (it may not be thrown back this turn) against what a stock
-        # card gives on average; a card that lets it knock at once is taken if it would knock.
-        with_top = table.hand | 1 << top
-        kept = min((with_top & ~(1 << i) for i in indices_of(table.hand)), key=deadwood_mask)
-        after_take = deadwood_mask(kept)
+        # Against what a stock card gives on average; a card that brings it within knocking
+        # range is taken if it would knock or play on for gin with it.
         if after_take <= KNOCK_LIMIT and (self._knocks(table, after_take, table.stock)
                                           or self._waits_for_gin(table, kept, table.stock)):
             return True
@@ -209,6 +214,12 @@ class GinCpu:
     def _discard(self, table: Table, rng: random.Random) -> dict:
         candidates = [i for i in indices_of(table.hand) if i != table.taken]
         left = {i: deadwood_mask(table.hand & ~(1 << i)) for i in candidates}
+        if table.taken is not None:
+            # A card taken from the pile must pay for itself (see _takes): keep the deadwood
+            # below what it was before the take.
+            before = deadwood_mask(table.hand & ~(1 << table.taken))
+            candidates = [i for i in candidates if left[i] < before] or candidates
+            left = {i: left[i] for i in candidates}
         least = min(left.values())
         lowest = [i for i in candidates if left[i] == least]
         if least <= KNOCK_LIMIT:

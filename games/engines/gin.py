@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from games.engines.base import (IllegalAction, InvalidOptions, NotYourTurn, ranking_from_scores,
                                 require_action)
-from games.engines.gin_melds import (CARD_INDEX, CARDS, KNOCK_LIMIT, all_best_splits_mask,
+from games.engines.gin_melds import (CARDS, KNOCK_LIMIT, all_best_splits_mask,
                                      best_discard, best_split, cards_by_rank, cards_of,
                                      deadwood_mask, indices_of, lay_off, lay_off_mask, mask_of,
                                      split_mask, value_of)
@@ -53,7 +53,7 @@ def parse_options(raw: dict | None) -> Options:
     if unknown:
         raise InvalidOptions(f"Unknown Gin Rummy option(s): {', '.join(sorted(map(str, unknown)))}.")
     players = raw.get("players", PLAYERS)
-    if players != PLAYERS or isinstance(players, bool):
+    if isinstance(players, bool) or not isinstance(players, int) or players != PLAYERS:
         raise InvalidOptions("Gin Rummy is played by exactly 2 players.")
     target = raw.get("target", DEFAULT_TARGET)
     if isinstance(target, bool) or not isinstance(target, int) or not MIN_TARGET <= target <= MAX_TARGET:
@@ -246,7 +246,7 @@ class State:
             if self.phase != "discard":
                 raise IllegalAction("Draw a card first.", "wrong_phase")
             card = action.get("card")
-            if card not in CARD_INDEX or card not in self.hands[seat]:
+            if not isinstance(card, str) or card not in self.hands[seat]:
                 raise IllegalAction(f"{card!r} is not a card in your hand.", "not_in_hand")
             if card == self.taken_card:
                 raise IllegalAction("A card just taken from the discard pile cannot be discarded "
@@ -397,7 +397,7 @@ class State:
     # --- views and persistence ---------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:
-        if seat is not None and seat not in (0, 1):
+        if seat is not None and (isinstance(seat, bool) or seat not in (0, 1)):
             raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", "bad_seat")
         playing = self.phase in ("upcard", "draw", "discard")
         known = [self.known_cards(s) for s in range(PLAYERS)]

@@ -195,3 +195,18 @@ def test_hard_plays_on_for_gin_early_but_knocks_late():
         assert cpu.make_cpu(level, 0, 1, None).choose(early.view(0)) == {"type": "knock", "card": "9C"}
     late = rig(hands, stock="5H 9H QH KH 9S 6C")
     assert cpu.make_cpu("hard", 0, 1, None).choose(late.view(0)) == {"type": "knock", "card": "9C"}
+
+
+@pytest.mark.parametrize("level", cpu.LEVELS)
+def test_no_level_takes_a_card_that_does_not_lower_its_deadwood(level):
+    # 5C would only replace the loose 5S: taking it changes nothing, and two CPUs doing that
+    # passed the fives back and forth for ever (found by simulation, seed below).
+    state = rig(["AS 2S 3S 8H 9H TH 7C 8C 9C 5S", "5H 5D 2D 4S 6H 3H 2H AC 7H KD"],
+                phase="draw", pile=("QC", "5C"))
+    assert cpu.make_cpu(level, 0, 1, None).choose(state.view(0)) == {"type": "draw", "source": "stock"}
+
+
+def test_the_game_that_once_looped_for_ever_ends():
+    state, finished = play_one(gin, cpu, gin.parse_options(None), 2985493389614830528,
+                               ["hard", "simple"], max_steps=5000)
+    assert finished

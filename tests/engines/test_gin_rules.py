@@ -44,7 +44,7 @@ def test_options():
     assert gin.parse_options(None).to_json() == {"players": 2, "target": 100}
     assert gin.parse_options({"target": 30, "players": 2}).target == 30
     for bad in ({"target": 0}, {"target": 1001}, {"target": "100"}, {"target": True},
-                {"players": 3}, {"colour": "red"}, "target=100"):
+                {"target": 50.0}, {"players": 3}, {"players": 2.0}, {"colour": "red"}, "target=100"):
         with pytest.raises(InvalidOptions):
             gin.parse_options(bad)
 
@@ -274,6 +274,7 @@ def test_result_before_the_end_is_an_error():
 @pytest.mark.parametrize("action", [
     None, "draw", {"type": "fly"}, {"type": "discard"}, {"type": "discard", "card": "ZZ"},
     {"type": "discard", "card": "2H"}, {"type": "discard", "card": "9C", "extra": 1},
+    {"type": "discard", "card": ["9C"]}, {"type": "knock", "card": {"c": 1}}, {"type": "draw", "source": []},
     {"type": "draw", "source": "stock"}, {"type": "take_upcard"}, {"type": "next_hand"},
 ])
 def test_bad_actions_change_nothing(action):

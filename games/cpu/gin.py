@@ -12,10 +12,10 @@ differ in what they look at:
 - ``easy``: takes the face-up card only for a meld, throws its highest loose card (now and then
   a careless one instead, never weighing what it breaks), and knocks as soon as it may,
   whatever the undercut risk.
-- ``normal``: throws a card that leaves the least deadwood, and among equal ones not a card that
-  melds with what the opponent has visibly picked up; takes a face-up card that lowers its
-  deadwood clearly more than a stock card is expected to, or that lets it knock at once; knocks
-  as soon as it may.
+- ``normal``: throws a card that leaves the least deadwood; among equal ones, the one keeping
+  most unseen cards that would make a meld ("outs"), and not a card that melds with what the
+  opponent has visibly picked up; takes a face-up card that lowers its deadwood clearly more
+  than a stock card is expected to, or that lets it knock at once; knocks as soon as it may.
 - ``hard``: scores every discard by the deadwood it keeps, the unseen cards that would make a
   meld or let it knock next turn ("outs"), and the chance of feeding the opponent, read from
   its pickups, discards and passes. It knocks with the plan below instead of at once.
@@ -63,6 +63,7 @@ class Style:
     discard_rule: str                  # "least_deadwood" | "highest_loose" | "evaluate"
     careless: float = 0.0              # chance of throwing a random loose card instead
     avoids_feeding: bool = False       # among equal discards, not one the opponent visibly melds
+    prefers_outs: bool = False         # among equal discards, the one keeping most meld outs
     meld_weight: float = 0.0           # points per point of deadwood an average draw melds away
     knock_weight: float = 0.0          # points per share of unseen cards that let it knock next
     feed_weight: float = 0.0           # points per unit of chance the opponent melds the card
@@ -73,7 +74,7 @@ class Style:
 STYLES = {
     "simple": Style("least_deadwood"),
     "easy": Style("highest_loose", careless=0.2),
-    "normal": Style("least_deadwood", avoids_feeding=True, take_margin=4.0),
+    "normal": Style("least_deadwood", prefers_outs=True, avoids_feeding=True, take_margin=4.0),
     "hard": Style("evaluate", meld_weight=2.0, knock_weight=10.0, feed_weight=6.0,
                   take_margin=2.0, knock_plan=KnockPlan()),
 }
@@ -232,6 +233,8 @@ class GinCpu:
                 return {"type": "knock", "card": CARDS[self._safest(table, lowest, rng)]}
         rule = self.style.discard_rule
         if rule == "least_deadwood":
+            if self.style.prefers_outs:
+                lowest = self._most_outs(table, lowest, least)
             card = self._safest(table, lowest, rng)
         elif rule == "highest_loose":
             card = self._highest_loose(table, candidates, lowest, rng)
@@ -269,21 +272,35 @@ class GinCpu:
         for card in candidates:
             if left[card] > least + EVALUATE_BAND:
                 continue
-            rest = table.hand & ~(1 << card)
-            meld_gain = knock_outs = 0
-            for u in unseen:
-                after = discard_deadwood_mask(rest | 1 << u)
-                if forms_meld(rest, u):
-                    meld_gain += left[card] - after
-                if after <= KNOCK_LIMIT:
-                    knock_outs += 1
-            share = 1 / len(unseen) if unseen else 0
-            score = (left[card] - style.meld_weight * meld_gain * share
-                     - style.knock_weight * knock_outs * share
+            meld_gain, knock_outs = self._prospects(table.hand & ~(1 << card), left[card], unseen)
+            score = (left[card] - style.meld_weight * meld_gain - style.knock_weight * knock_outs
                      + style.feed_weight * self._feeds(table, card))
             if best_score is None or score < best_score:
                 best_card, best_score = card, score
         return best_card
+
+    def _most_outs(self, table: Table, cards: list[int], deadwood: int) -> list[int]:
+        """Of discards leaving the same deadwood, those keeping the most meld outs."""
+        if len(cards) == 1:
+            return cards
+        unseen = indices_of(table.unseen)
+        gains = {i: self._prospects(table.hand & ~(1 << i), deadwood, unseen)[0] for i in cards}
+        return [i for i in cards if gains[i] == max(gains.values())]
+
+    @staticmethod
+    def _prospects(rest: int, deadwood: int, unseen: list[int]) -> tuple[float, float]:
+        """What one unseen card brings these 10 cards, on average: deadwood melded away (by
+        cards that make a meld with the hand), and the chance to be able to knock."""
+        if not unseen:
+            return 0.0, 0.0
+        meld_gain = knock_outs = 0
+        for u in unseen:
+            after = discard_deadwood_mask(rest | 1 << u)
+            if forms_meld(rest, u):
+                meld_gain += deadwood - after
+            if after <= KNOCK_LIMIT:
+                knock_outs += 1
+        return meld_gain / len(unseen), knock_outs / len(unseen)
 
     def _feeds(self, table: Table, card: int) -> float:
         """Chance that the opponent can meld this card (and so would take it)."""

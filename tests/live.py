@@ -1,6 +1,7 @@
 """Starts real server processes for end-to-end tests: Daphne exactly as `make run` starts it."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -109,6 +110,18 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                       args=CHROMIUM_ARGS)
+
+
+@contextlib.contextmanager
+def running_site(tmp_path: Path, env: dict, name: str = "daphne"):
+    """A migrated database and a ready Daphne on it, stopped on the way out."""
+    migrate(env)
+    server = start_daphne(tmp_path, env, name=name)
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()
 
 
 def start_make_run(tmp_path: Path, **env_overrides: str) -> LiveServer:

@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
 from accounts_testlib import PASSWORD
-from tests.live import embedded_env, launch_chromium, migrate, start_daphne
+from tests.live import embedded_env, launch_chromium, running_site
 
 pytestmark = pytest.mark.browser
 
@@ -17,13 +17,8 @@ pytestmark = pytest.mark.browser
 def site(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("accounts-browser")
     env = embedded_env(tmp_path, CPU_DELAY_MEMORY_FLIP="0.02", MEMORY_CONCEAL_DELAY="0.05")
-    migrate(env)
-    server = start_daphne(tmp_path, env)
-    try:
-        server.wait_ready()
+    with running_site(tmp_path, env) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

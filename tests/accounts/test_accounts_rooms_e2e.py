@@ -15,7 +15,7 @@ import websockets
 
 from accounts_testlib import PASSWORD
 from games.bot import Connection, create_room, play, ws_url
-from tests.live import embedded_env, migrate, start_daphne
+from tests.live import embedded_env, running_site
 
 FAST_TIMING = {"CPU_DELAY_MEMORY_FLIP": "0.002", "MEMORY_CONCEAL_DELAY": "0.01",
                "CPU_DELAY_BOZU_FLIP": "0.002", "CPU_DELAY_GIN_STEP": "0.002",
@@ -26,13 +26,8 @@ FAST_TIMING = {"CPU_DELAY_MEMORY_FLIP": "0.002", "MEMORY_CONCEAL_DELAY": "0.01",
 def site(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("accounts-e2e")
     env = embedded_env(tmp_path, **FAST_TIMING)
-    migrate(env)
-    server = start_daphne(tmp_path, env)
-    try:
-        server.wait_ready()
+    with running_site(tmp_path, env) as server:
         yield server
-    finally:
-        server.stop()
 
 
 class Browser:

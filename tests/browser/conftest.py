@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.live import PROJECT, embedded_env, launch_chromium, migrate, start_daphne
+from tests.live import PROJECT, embedded_env, launch_chromium, running_site
 
 SCREENSHOTS = PROJECT / "docs" / "screenshots"
 BROWSER_TIMING = {
@@ -29,11 +29,8 @@ BROWSER_TIMING = {
 def site(tmp_path_factory):
     tmp_path: Path = tmp_path_factory.mktemp("browser-site")
     env = embedded_env(tmp_path, **BROWSER_TIMING)
-    migrate(env)
-    server = start_daphne(tmp_path, env)
-    server.wait_ready()
-    yield server
-    server.stop()
+    with running_site(tmp_path, env) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 import websockets
 
 from games.bot import Connection, play
-from tests.live import PROJECT, embedded_env, migrate, start_daphne
+from tests.live import PROJECT, embedded_env, running_site
 from tests.telemetry.helpers import CONTEXT, SETTINGS, new_page
 
 CLIENT = "127.0.0.77"
@@ -45,11 +45,8 @@ def post(server, path, body, **headers):
 @pytest.fixture
 def site(tmp_path):
     env = embedded_env(tmp_path, LOG_LEVEL="DEBUG", **FAST)
-    migrate(env)
-    server = start_daphne(tmp_path, env)
-    server.wait_ready()
-    yield server, tmp_path / "db.sqlite3"
-    server.stop()
+    with running_site(tmp_path, env) as server:
+        yield server, tmp_path / "db.sqlite3"
 
 
 def database_text(path) -> dict[str, str]:

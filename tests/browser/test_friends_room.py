@@ -2,6 +2,7 @@
 Join, a dropped connection with the reconnecting banner, the CPU holding the seat meanwhile and
 giving it back, a full reload that keeps the seat, then Resign and a new link (SPEC 1.3)."""
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.helpers import record_sent, start_from_menu, version, wait_playing
 
@@ -37,7 +38,8 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     assert invite.is_visible()
     assert invite.input_value() == f"{site.url}/r/{room_id}"
     alice.click("#copy-invite")
-    assert alice.locator("#copy-invite").inner_text() == "Copied"
+    # The label changes once the asynchronous clipboard write has finished: wait for it.
+    expect(alice.locator("#copy-invite")).to_have_text("Copied")
     assert alice.evaluate("navigator.clipboard.readText()") == f"{site.url}/r/{room_id}"
     assert alice.locator("#start").is_visible()
     assert "free seat" in seat_text(alice, 1)

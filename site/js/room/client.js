@@ -41,9 +41,10 @@ export class RoomClient extends EventTarget {
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => {
+      // A replaced socket may close after its successor opened: it must not mark that one shut.
+      if (this.socket !== socket) return;
       this.open = false;
       clearInterval(this.pinger);
-      if (this.socket !== socket) return;
       if (event.code === 4404) {
         this.closedForGood = true;
         this.emit("gone", {});
@@ -78,6 +79,8 @@ export class RoomClient extends EventTarget {
     this.emit(message.type, message);
   }
 
+  // Returns the message's id, or null when there is no open connection to carry it (the page
+  // says so; a move is never queued to land later on a table that has moved on).
   send(type, fields = {}) {
     if (!this.open) return null;
     const id = `c${this.nextId++}`;

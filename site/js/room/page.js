@@ -72,11 +72,18 @@ const ctx = {
   act(action) {
     const fields = {action};
     if (room.mode === "local") fields.seat = view.current_player;
-    return client.send("action", fields);
+    return send("action", fields);
   },
   setLastMove(text) { $("last-move").textContent = text || ""; },
   toast,
 };
+
+// Every request of the page goes through here, so one pressed while offline is not lost in silence.
+function send(type, fields = {}) {
+  const id = client.send(type, fields);
+  if (id === null) toast(gettext("Connection lost. Reconnecting…"));
+  return id;
+}
 
 client.addEventListener("state", (event) => { stats.state(event.detail); onState(event.detail); });
 client.addEventListener("joined", (event) => {
@@ -229,26 +236,26 @@ function renderActions() {
   const isPlayer = mySeats().length > 0;
   const free = room.seats.filter((s) => s.presence === "free");
   if (!isPlayer && room.mode === "friends" && free.length && room.status !== "finished") {
-    items.push(button(gettext("Join"), () => stats.request("join", client.send("join")), {class: "btn-primary", attrs: {id: "join"}}));
+    items.push(button(gettext("Join"), () => stats.request("join", send("join")), {class: "btn-primary", attrs: {id: "join"}}));
   }
   if (!isPlayer && room.status === "playing") {
     for (const seat of takeableSeats()) {
       items.push(button(fmt(gettext("Take %(name)s's seat"), {name: seatName(seat.seat)}),
-        () => stats.request("take_seat", client.send("take_seat", {seat: seat.seat})),
+        () => stats.request("take_seat", send("take_seat", {seat: seat.seat})),
         {class: "btn-primary", attrs: {dataset: {takeSeat: seat.seat}}}));
     }
   }
   if (room.status === "waiting" && room.creator) {
-    items.push(button(gettext("Start with CPU in the free seats"), () => client.send("start"),
+    items.push(button(gettext("Start with CPU in the free seats"), () => send("start"),
       {class: "btn-primary", attrs: {id: "start"}}));
   }
   if (isPlayer && room.status === "playing") {
     if (room.seats.length >= 3 && room.mode === "friends") {
       items.push(confirmButton(gettext("Leave (CPU plays for you)"), gettext("Really leave?"),
-        () => client.send("leave"), {id: "leave"}));
+        () => send("leave"), {id: "leave"}));
     } else if (room.seats.length === 2 && (room.mode === "cpu" || room.mode === "friends")) {
       items.push(confirmButton(gettext("Resign"), gettext("Really resign?"),
-        () => client.send("resign"), {id: "resign"}));
+        () => send("resign"), {id: "resign"}));
     }
   }
   if (isPlayer && room.status === "finished") {
@@ -259,10 +266,10 @@ function renderActions() {
 }
 
 function afterGameButtons(where) {
-  const items = [button(gettext("Play again"), () => client.send("play_again"),
+  const items = [button(gettext("Play again"), () => send("play_again"),
     {class: "btn-primary", attrs: {dataset: {act: "play-again", where}}})];
   if (room.mode === "friends") {
-    items.push(button(gettext("Invite with a new link"), () => client.send("new_link"),
+    items.push(button(gettext("Invite with a new link"), () => send("new_link"),
       {attrs: {dataset: {act: "new-link", where}}}));
   } else {
     // Outside friends' rooms a fresh table is simply a new room from the same menu.

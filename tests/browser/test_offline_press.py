@@ -1,0 +1,41 @@
+"""A move pressed while the connection is down is not lost in silence: the page says the
+connection is lost, nothing is sent or changed, and after the reconnection the same press plays."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import start_from_menu, version, wait_version_after
+
+pytestmark = pytest.mark.browser
+
+# New connections go nowhere and the open one is dropped, as in a tunnel.
+BLOCK_SOCKETS = """() => {
+    window.__RealWebSocket = window.WebSocket;
+    window.WebSocket = function () { return new window.__RealWebSocket('ws://127.0.0.1:9/'); };
+    window.roomClient.drop();
+}"""
+UNBLOCK_SOCKETS = "() => { window.WebSocket = window.__RealWebSocket; }"
+
+
+def test_it_says_so_when_a_move_is_pressed_offline_and_plays_it_after_reconnecting(site, pages):
+    page = pages.new()
+    start_from_menu(page, site, "bozu", "cpu", {"players": 2})
+    page.wait_for_function("document.getElementById('flip').disabled === false")
+    deck = page.locator("#deck-count").inner_text()
+
+    page.evaluate(BLOCK_SOCKETS)
+    expect(page.locator("#reconnect-banner")).to_be_visible()
+    page.click("#flip")
+    expect(page.locator("#toast")).to_have_text("Connection lost. Reconnecting…")
+    assert page.evaluate("window.roomClient.open") is False
+    assert page.locator("#deck-count").inner_text() == deck
+
+    page.evaluate(UNBLOCK_SOCKETS)
+    expect(page.locator("#reconnect-banner")).to_be_hidden(timeout=20000)
+    page.wait_for_function("document.getElementById('flip').disabled === false")
+    # The offline press was not queued and replayed (the version moves with the seat's
+    # connection marks, the deck only with flips).
+    assert page.locator("#deck-count").inner_text() == deck
+    before = version(page)
+    page.click("#flip")
+    wait_version_after(page, before)
+    assert int(page.locator("#deck-count").inner_text()) < int(deck)

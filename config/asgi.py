@@ -1,4 +1,5 @@
 """HTTP and WebSocket on one ASGI application, served by Daphne."""
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -24,3 +25,14 @@ start_when_reactor_runs()
 from telemetry.schedule import start_embedded_purge_schedule  # noqa: E402
 
 start_embedded_purge_schedule()
+
+# Garbage collection for a long-running server. Everything loaded so far (Django, the apps,
+# the engines' tables) lives as long as the process: freezing it keeps every full collection
+# from walking it again. And a young generation of 50,000 objects instead of 700 lets the
+# objects of messages in flight die young instead of being promoted and walked by full
+# collections: those full collections were the 130-190 ms stalls behind the latency tail of
+# bench/ws_load.py (README, "Performance and reliability").
+from config.env import env_int  # noqa: E402
+
+gc.freeze()
+gc.set_threshold(env_int("GC_GEN0_THRESHOLD", 50_000), 20, 20)

@@ -1,13 +1,19 @@
+import asyncio
 import json
+import logging
 import time
 from collections import deque
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from games.rooms import db, service, snapshots
-from games.rooms.scheduler import group_name, publish
+from games.rooms.fanout import fanout
+from games.rooms.scheduler import publish
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
@@ -16,8 +22,24 @@ CLIENT_TYPES = ("hello", "action", "join", "take_seat", "start", "leave", "resig
                 "new_link", "ping")
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class WithoutConnectionHop:
+    """Channels runs Django's ``close_old_connections`` before every handler: a hop to its one
+    shared sync thread for each message. These consumers never use Django's connection on the
+    event loop (games/rooms/db.py keeps its own threads' connections; ``database_sync_to_async``
+    tidies up around its own calls), so the hop only made every message of the process queue
+    for that one thread: it was what grew the latency tail in bench/ws_load.py."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):
     """A tiny endpoint that proves WebSockets work end to end: answers ``ping`` with ``pong``."""
+
+    channel_layer_alias = None  # needs no channel of its own
 
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "ping":
@@ -38,9 +60,12 @@ def _user_id(scope) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     """/ws/rooms/<room_id>/: parses and checks each message, asks the room service, and sends
     this connection its own view. Protocol: docs/protocol.md."""
+
+    # No channel of its own: games/rooms/fanout.py hands it the room's notices (``notice``).
+    channel_layer_alias = None
 
     async def connect(self):
         self.room_id = self.scope["url_route"]["kwargs"]["room_id"]
@@ -48,6 +73,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.seats: list[int] = []
         self.greeted = False
         self.sent_version = 0
+        self.noticed_version = 0
+        self.sending = asyncio.Lock()  # one state at a time, in version order
+        self.catching_up: asyncio.Task | None = None
         self.sent_next_room = False
         self.received = deque()
         await self.accept()
@@ -58,16 +86,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.version_at_connect = snap.version
-        await self.channel_layer.group_add(group_name(self.room_id), self.channel_name)
+        await fanout.watch(self.room_id, self)
 
     async def disconnect(self, code):
         if not hasattr(self, "room_id"):
             return
-        await self.channel_layer.group_discard(group_name(self.room_id), self.channel_name)
+        await fanout.unwatch(self.room_id, self)
         if self.seats:
             held, self.seats = self.seats, []
             try:
-                await publish(await db.call(service.disconnect, self.room_id, held))
+                publish(await db.call(service.disconnect, self.room_id, held), self)
             except service.RoomError:
                 pass  # the room is gone or the database is down: nothing to mark
 
@@ -135,16 +163,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if outcome.reply["seats"]:
             self.token_hash = service.hash_token(token)
             self.seats = outcome.reply["seats"]
-        await publish(outcome)
+        publish(outcome, self)
         if outcome.reply["bad_token"]:
             await self._error("bad_token", "That token holds no seat in this room; you are a "
                                            "spectator.", ref)
-        snap = await snapshots.snapshot(self.room_id, outcome.room.version)
-        missed, resync = None, True
-        if last is not None:
-            missed = await db.call(service.events_after, self.room_id, last, snap.version)
-            resync = missed is None
-        await self._send_state(snap, ref, missed=missed, resync=resync)
+        async with self.sending:
+            snap = await snapshots.snapshot(self.room_id, outcome.room.version)
+            missed, resync = None, True
+            if last is not None:
+                missed = await db.call(service.events_after, self.room_id, last, snap.version)
+                resync = missed is None
+            await self._send_state(snap, ref, missed=missed, resync=resync)
+        self._catch_up()  # changes noticed before hello was answered
 
     async def _action(self, message, ref):
         seat = message.get("seat")
@@ -187,46 +217,65 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _new_link(self, message, ref):
         outcome = await db.call(service.new_link, self.room_id, self.seats)
         reply = outcome.reply
-        await publish(outcome)
+        publish(outcome, self)
         self.sent_next_room = True
         await self._send({"type": "next_room", "invite_url": service.invite_url(reply["room_id"]),
                           "room_id": reply["room_id"], "seat": reply["seat"],
                           "seat_token": reply["seat_token"], "version": outcome.room.version,
                           **_ref(ref)})
-        await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
+        await self._send_latest(outcome.room.version, ref)
 
     async def _change(self, ref, function, *args):
         outcome = await db.call(function, *args)
-        await publish(outcome)
-        await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
+        publish(outcome, self)
+        await self._send_latest(outcome.room.version, ref)
 
     async def _take(self, ref, function, *args):
         outcome = await db.call(function, *args)
         token = outcome.reply["token"]
         self.token_hash = service.hash_token(token)
         self.seats = [outcome.reply["seat"]]
-        await publish(outcome)
+        publish(outcome, self)
         await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": token,
                           "version": outcome.room.version, **_ref(ref)})
-        await self._send_state(await snapshots.snapshot(self.room_id, outcome.room.version), ref)
+        await self._send_latest(outcome.room.version, ref)
 
     # ---- outgoing ---------------------------------------------------------------------------
 
-    async def room_changed(self, event):
-        """A group notice: only a version number. Build and send this connection's own view."""
-        if not self.greeted or event["version"] <= self.sent_version:
-            return
-        snap = await snapshots.snapshot(self.room_id, event["version"])
-        if snap.version > self.sent_version:
-            await self._send_state(snap)
+    def notice(self, version: int) -> None:
+        """The room is at ``version`` now (games/rooms/fanout.py): send this connection its own
+        view of it, unless it has seen it already. Several notices in a row send one state."""
+        self.noticed_version = max(self.noticed_version, version)
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        if (self.greeted and self.noticed_version > self.sent_version
+                and (self.catching_up is None or self.catching_up.done())):
+            self.catching_up = asyncio.get_running_loop().create_task(self._send_noticed())
+
+    async def _send_noticed(self) -> None:
+        try:
+            while self.noticed_version > self.sent_version:
+                await self._send_latest(self.noticed_version)
+        except Exception:
+            # The room could not be read (database down?): the client reconnects and resyncs.
+            log.warning("could not send room %s's new state", self.room_id, exc_info=True)
+            await self.close(code=1011)
+
+    async def _send_latest(self, version: int, ref=None) -> None:
+        """The room's state at ``version`` or later; with ``ref`` (the answer to a request) even
+        when this connection has seen that state, so the request gets its answer."""
+        async with self.sending:
+            snap = await snapshots.snapshot(self.room_id, max(version, self.sent_version))
+            if ref is not None or snap.version > self.sent_version:
+                await self._send_state(snap, ref)
 
     async def _send_state(self, snap, ref=None, missed=None, resync=None):
+        """Call with ``self.sending`` held and ``snap`` no older than what was sent."""
         # Seats given up (leave) or taken by someone else are no longer this connection's.
         self.seats = service.seats_of_token(snap.room.seats, self.token_hash)
-        if snap.version < self.sent_version and ref is None:
-            return
         self.sent_version = max(self.sent_version, snap.version)
-        await self._send(snapshots.state_message(snap, self.seats, ref, missed, resync))
+        await self._send_text(snapshots.state_text(snap, self.seats, ref, missed, resync))
         if snap.room.next_room and not self.sent_next_room:
             self.sent_next_room = True
             await self._send({"type": "next_room", "invite_url": service.invite_url(snap.room.next_room),
@@ -237,8 +286,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
                           "version": self.sent_version, **_ref(ref)})
 
     async def _send(self, message):
+        await self._send_text(json.dumps(message, separators=(",", ":")))
+
+    async def _send_text(self, text):
         try:
-            await self.send(text_data=json.dumps(message, separators=(",", ":")))
+            await self.send(text_data=text)
         except Disconnected:
             # The client went away while its answer was on the way: nothing to tell anyone;
             # the disconnect handler that follows marks its seats.

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from games.engines.base import (
     GameError,
@@ -169,8 +170,18 @@ class Grid:
         return divmod(index, self.columns)
 
     def name(self, index: int) -> str:
-        row, column = self.place(index)
-        return f"{chr(ord('A') + row)}{column + 1}"
+        return self.names[index]
+
+    # Names and places are asked for every card of every view: work them out once per grid.
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f"{chr(ord('A') + row)}{column + 1}"
+                     for row, column in map(self.place, range(self.count)))
+
+    @cached_property
+    def flips(self) -> tuple[dict, ...]:
+        """The flip action of each position (callers copy before changing one)."""
+        return tuple({"type": "flip", "pos": name} for name in self.names)
 
     def index(self, name: object) -> int | None:
         """Position index of a name like ``"B4"``, or None when there is no such card."""
@@ -192,7 +203,12 @@ class Grid:
 
 def grid_for(options: Options) -> Grid:
     columns, rows = GRIDS[options.table_size]
-    return Grid(columns, rows, options.table_size)
+    return _grid(columns, rows, options.table_size)
+
+
+@lru_cache(maxsize=None)
+def _grid(columns: int, rows: int, count: int) -> Grid:
+    return Grid(columns, rows, count)  # one per table size, so its cached names are shared
 
 
 # ---------------------------------------------------------------------------- game
@@ -245,7 +261,8 @@ class State:
     def legal_actions(self, seat: int | None) -> list[dict]:
         if seat is None or seat != self.current_player:
             return []
-        return [{"type": "flip", "pos": self.grid.name(i)} for i in self.face_down()]
+        flips = self.grid.flips
+        return [dict(flips[i]) for i in self.face_down()]
 
     def face_down(self) -> list[int]:
         up = set(self.face_up)
@@ -353,9 +370,10 @@ class State:
             raise IllegalAction(f"No seat {seat!r} in a {self.players}-player game.", "bad_seat")
         layout = []
         up = set(self.face_up)
+        names, columns = self.grid.names, self.grid.columns
         for index, card in enumerate(self.cards):
-            row, column = self.grid.place(index)
-            entry = {"pos": self.grid.name(index), "row": row, "column": column}
+            row, column = divmod(index, columns)
+            entry = {"pos": names[index], "row": row, "column": column}
             taker = self.taken_by[index]
             if taker is not None:
                 entry.update(state="taken", card=card, by=taker)

@@ -1,13 +1,13 @@
-"""Runs the rooms' database work off the event loop, in this module's own few threads.
+"""Runs the rooms' database work off the event loop, in this module's own thread(s).
 
 Channels' ``database_sync_to_async`` runs every call of a process in one shared thread and
 wraps each call in ``close_old_connections``, which with CONN_HEALTH_CHECKS costs a
-``SELECT 1`` round trip per call. Under load that one thread, mostly waiting on PostgreSQL
-round trips, was what made latency grow (bench/ws_load.py, README "Performance and
-reliability"). Here a few threads each keep their own connection, and a connection is
-checked only after it reported an error or outlived CONN_MAX_AGE, so a broken connection
-costs one failed call ("unavailable") and the next call reconnects. Concurrent writers on one
-room are safe: every write is checked against the room's version (``service._commit``).
+``SELECT 1`` round trip per call, and queues behind every other sync call of the process.
+Here the rooms' own thread(s) (``ROOMS_DB_THREADS``, one by default) keep their connection,
+and a connection is checked only after it reported an error or outlived CONN_MAX_AGE, so a
+broken connection costs one failed call ("unavailable") and the next call reconnects.
+Concurrent writers on one room are safe: every write is checked against the room's version
+(``service._commit``).
 """
 from __future__ import annotations
 
@@ -26,10 +26,13 @@ _executor: ThreadPoolExecutor | None = None
 
 
 def thread_count() -> int:
-    # SQLite takes one writer at a time: more threads would only wait on its lock.
+    # One by default. SQLite takes one writer at a time, so more threads would only wait on
+    # its lock; on PostgreSQL, more threads made the 500-client run of bench/ws_load.py slower
+    # (p99 114 ms with two, 89 with one, on the 2-core machine): each adds Python work that
+    # takes the interpreter lock from the event loop. Raise it where the database is far.
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         return 1
-    return env_int("ROOMS_DB_THREADS", 4)
+    return env_int("ROOMS_DB_THREADS", 1)
 
 
 def _executor_for_process() -> ThreadPoolExecutor:

@@ -13,29 +13,25 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from games.rooms import db, registry, service, snapshots
+from games.rooms.fanout import fanout
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 1.0
 
 
-def group_name(room_id: str) -> str:
-    return f"room.{room_id}"
-
-
-async def publish(outcome: service.Outcome) -> None:
+def publish(outcome: service.Outcome, origin=None) -> None:
     """After a committed change: tell the room's connections the new version (nothing else, so
-    nothing hidden ever travels through the channel layer) and time the room's next step."""
+    nothing hidden ever travels through the channel layer; ``origin``, the connection that made
+    the change, answers for itself) and time the room's next step."""
     if not outcome.changed:
         return
     room = outcome.room
     snapshots.remember(room, outcome.event)
-    await get_channel_layer().group_send(group_name(room.id),
-                                         {"type": "room.changed", "version": room.version})
+    fanout.publish(room.id, room.version, origin)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)
 
@@ -78,7 +74,7 @@ class Scheduler:
                     if outcome.room.due_at is not None:
                         self.wake_at(room_id, outcome.room.due_at)
                     return
-                await publish(outcome)
+                publish(outcome)
                 due = outcome.room.due_at
                 if due is None or due > timezone.now():
                     return
@@ -112,7 +108,7 @@ class Scheduler:
         for process_id, last_seen in await db.call(service.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)
             for outcome in await db.call(service.sweep, process_id, last_seen):
-                await publish(outcome)
+                publish(outcome)
 
 
 scheduler = Scheduler()

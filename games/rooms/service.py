@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+import psycopg
 from django.db import DatabaseError, connection, transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -267,8 +268,12 @@ def _commit_in_one_statement(work: Work, old: int) -> bool:
     params = [json.dumps(values[c]) if c in _JSON_COLUMNS and values[c] is not None else values[c]
               for c in _ROOM_COLUMNS]
     params += [room.pk, old, room.version, json.dumps(work.event or {"type": "room"}), work.now]
-    with connection.cursor() as cursor:
-        cursor.execute(_ONE_STATEMENT, params)
+    connection.ensure_connection()
+    # Server-side binding, prepared once per connection: Django's client-side binding quoted
+    # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
+    # planned it again each time (bench/ws_load.py). Errors still become Django's.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_ONE_STATEMENT, params, prepare=True)
         if cursor.rowcount != 1:
             with _written_lock:
                 _written.pop(room.pk, None)

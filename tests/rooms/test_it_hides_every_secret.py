@@ -5,6 +5,7 @@ Gin stock or of the opponent's hand (but what it took from the discard pile)."""
 import asyncio
 import copy
 import importlib
+import json
 import random
 
 import pytest
@@ -53,6 +54,10 @@ async def test_it_sends_no_hidden_card_to_anyone(embedded_site, game, mode, extr
     assert checked > GAMES_PER_KIND * 2 * 10
 
 
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
 def seeded_messages(game, opts, seed):
     """Plays one CPU-only game and yields, at every version, (state, seat, message) for every
     seat and a spectator, built by the very code the consumer sends with."""
@@ -71,7 +76,11 @@ def seeded_messages(game, opts, seed):
                     state=state.to_json(), seats=copy.deepcopy(seats), cpus={})
         snap = snapshots.Snapshot(room=room, event={"version": version, **event})
         for seat in [*range(players), None]:
-            yield state, seat, snapshots.state_message(snap, [] if seat is None else [seat])
+            text = snapshots.state_text(snap, [] if seat is None else [seat])
+            message = json.loads(text)
+            # The text shares what the views have in common: it must say exactly this view.
+            assert _canonical(message["view"]) == _canonical(state.view(seat))
+            yield state, seat, message
         if state.is_over:
             return
         if state.pending_automatic():

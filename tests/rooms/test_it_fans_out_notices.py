@@ -1,0 +1,66 @@
+"""games/rooms/fanout.py: a change reaches every connection of the room once, in this process
+directly and in the other processes through Redis pub/sub; the mover is not told its own move."""
+import asyncio
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+from games.rooms.fanout import Fanout
+
+
+class Connection:
+    def __init__(self):
+        self.notices: list[int] = []
+        self.closed_with = None
+
+    def notice(self, version):
+        self.notices.append(version)
+
+    async def close(self, code=None):
+        self.closed_with = code
+
+
+async def wait_for(condition, timeout=5.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+@override_settings(REDIS_URL=None)
+async def test_it_tells_this_process_connections_but_the_mover():
+    fanout = Fanout("p1")
+    mover, other, elsewhere = Connection(), Connection(), Connection()
+    await fanout.watch("room-a", mover)
+    await fanout.watch("room-a", other)
+    await fanout.watch("room-b", elsewhere)
+    fanout.publish("room-a", 7, origin=mover)
+    assert (mover.notices, other.notices, elsewhere.notices) == ([], [7], [])
+    await fanout.unwatch("room-a", other)
+    fanout.publish("room-a", 8)
+    assert (mover.notices, other.notices) == ([8], [7])
+
+
+@pytest.mark.services
+@pytest.mark.skipif(settings.TEST_BACKEND != "services",
+                    reason="the embedded run has no Redis: the test above covers one process")
+async def test_it_tells_the_other_processes_through_redis_once():
+    one, two = Fanout("process-one"), Fanout("process-two")
+    mover, here, there, not_watching = Connection(), Connection(), Connection(), Connection()
+    await one.watch("room-x", mover)
+    await one.watch("room-x", here)
+    await two.watch("room-x", there)
+    await two.watch("room-y", not_watching)
+    one.publish("room-x", 3, origin=mover)
+    await wait_for(lambda: there.notices == [3])
+    two.publish("room-x", 4)
+    await wait_for(lambda: here.notices == [3, 4] and mover.notices == [4])
+    await asyncio.sleep(0.2)  # time for a duplicate to arrive, if one were sent
+    assert (mover.notices, here.notices, there.notices, not_watching.notices) == ([4], [3, 4], [3, 4], [])
+
+    await two.unwatch("room-x", there)
+    one.publish("room-x", 5)
+    await wait_for(lambda: here.notices[-1] == 5)
+    await asyncio.sleep(0.2)
+    assert there.notices == [3, 4]

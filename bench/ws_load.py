@@ -3,7 +3,7 @@
     .venv/bin/python bench/ws_load.py [--clients 500] [--seconds 30] [--think 1.0]
                                       [--processes 1] [--target URL ...]
 
-Starts Daphne (the `make run` command, DEBUG off) with the Redis channel layer (db 3) and
+Starts Daphne (the `make run` command, DEBUG off) with Redis (db 3: channel layer, pub/sub) and
 PostgreSQL (database ``cardtable_bench``, created and dropped here), unless ``--target`` names
 running servers. Creates N/2 friends Memory rooms (default options: 52 cards); two clients join
 each (split across the processes, the creator on one, the joiner on the next), and every client

@@ -256,7 +256,10 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     async def _send_noticed(self) -> None:
         try:
             while self.noticed_version > self.sent_version:
+                sent = self.sent_version
                 await self._send_latest(self.noticed_version)
+                if self.sent_version == sent:
+                    break  # the database holds nothing newer (the room was reset): stop asking
         except Exception:
             # The room could not be read (database down?): the client reconnects and resyncs.
             log.warning("could not send room %s's new state", self.room_id, exc_info=True)

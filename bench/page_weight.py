@@ -17,15 +17,11 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from tests.live import embedded_env, start_daphne  # noqa: E402
+from tests.live import chromium, embedded_env, start_daphne  # noqa: E402
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 TARGET = 150 * 1024
 
 
@@ -92,13 +88,10 @@ def main() -> None:
                 data=json.dumps({"game": "bozu", "mode": "cpu", "options": {"players": 4}}).encode())
             with urllib.request.urlopen(request) as response:
                 room = json.loads(response.read())
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                                     headless=True, args=CHROMIUM_ARGS)
+            with chromium() as browser:
                 report("Home page (/)", measure(browser, server.url + "/"))
                 report(f"Room page ({room['invite_url'][:6]}…, Bozu Mekuri vs CPU, as a spectator)",
                        measure(browser, server.url + room["invite_url"]))
-                browser.close()
         finally:
             server.stop()
 

@@ -107,9 +107,19 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 
-def launch_chromium(playwright):
-    return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                      args=CHROMIUM_ARGS)
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium through Playwright's sync API, closed on the way out. Keep it open
+    for a module at most: the sync API keeps an event loop running in this thread meanwhile,
+    which would break every asyncio test collected after it."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @contextlib.contextmanager

@@ -5,10 +5,10 @@ import re
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from accounts_testlib import PASSWORD
-from tests.live import embedded_env, launch_chromium, running_site
+from tests.live import chromium, embedded_env, running_site
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
+    with chromium() as opened:
+        yield opened
 
 
 def test_a_new_player_finishes_a_memory_game_and_finds_it_on_the_account_page(site, browser):

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.live import PROJECT, embedded_env, launch_chromium, running_site
+from tests import live
+from tests.live import PROJECT, embedded_env, running_site
 
 SCREENSHOTS = PROJECT / "docs" / "screenshots"
 BROWSER_TIMING = {
@@ -35,12 +35,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium():
-    # Module scope: Playwright's sync API keeps an event loop running in this thread while it
-    # is open, which would break every asyncio test collected after the browser tests.
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
+    with live.chromium() as browser:
         yield browser
-        browser.close()
 
 
 class Pages:

@@ -8,10 +8,9 @@ import sqlite3
 import time
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tests.browser.helpers import flip_bozu_until_finished, start_from_menu, status, wait_playing
-from tests.live import LiveServer, VENV_BIN, embedded_env, free_port, launch_chromium, migrate
+from tests.live import LiveServer, VENV_BIN, chromium, embedded_env, free_port, migrate
 
 pytestmark = pytest.mark.browser
 
@@ -35,10 +34,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
+    with chromium() as opened:
+        yield opened
 
 
 def events_in_db(site, page_id=None) -> list[dict]:

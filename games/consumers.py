@@ -80,12 +80,11 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self.received = deque()
         await self.accept()
         try:
-            snap = await snapshots.snapshot(self.room_id)
+            await snapshots.snapshot(self.room_id)  # the room exists (and is cached from now on)
         except service.RoomError as exc:
             await self._send({"type": "error", "code": exc.code, "message": exc.message, "version": 0})
             await self.close(code=4404)
             return
-        self.version_at_connect = snap.version
         await fanout.watch(self.room_id, self)
 
     async def disconnect(self, code):

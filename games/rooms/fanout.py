@@ -108,12 +108,14 @@ class Fanout:
             # No silent retries: a failure must reach the listener, which then makes every
             # connection resync (a notice may have been lost while Redis was away).
             self._redis = aioredis.Redis.from_url(settings.REDIS_URL, retry=Retry(NoBackoff(), 0))
+            # Pub/sub channels are shared by every database of a Redis server: name the database.
+            db = self._redis.connection_pool.connection_kwargs.get("db", 0)
+            self._prefix = f"cardtable:{db}:room:"
         return self._redis
 
     def _channel(self, room_id: str) -> str:
-        # Pub/sub channels are shared by every database of a Redis server: name the database.
-        db = self._client().connection_pool.connection_kwargs.get("db", 0)
-        return f"cardtable:{db}:room:{room_id}"
+        self._client()
+        return self._prefix + room_id
 
     async def _publish(self, room_id: str, version: int) -> None:
         try:
@@ -139,12 +141,10 @@ class Fanout:
                 await self._pubsub.unsubscribe(self._channel(room_id))
 
     async def _listen(self, pubsub) -> None:
-        prefix_length = len(self._channel(""))
+        prefix_length = len(self._prefix)
         while True:
             try:
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-            except asyncio.CancelledError:
-                raise
+                message = await pubsub.get_message(timeout=None)
             except Exception as exc:
                 log.warning("Redis pub/sub failed (%s); closing this process's room connections "
                             "so that they reconnect and resync", exc)

@@ -25,8 +25,8 @@ POLL_SECONDS = 1.0
 
 def publish(outcome: service.Outcome, origin=None) -> None:
     """After a committed change: tell the room's connections the new version (nothing else, so
-    nothing hidden ever travels through the channel layer; ``origin``, the connection that made
-    the change, answers for itself) and time the room's next step."""
+    nothing hidden ever leaves the process; ``origin``, the connection that made the change,
+    answers for itself) and time the room's next step."""
     if not outcome.changed:
         return
     room = outcome.room

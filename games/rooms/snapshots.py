@@ -26,7 +26,7 @@ class Snapshot:
     _state: object = None
     _views: dict = field(default_factory=dict)
     _view_texts: dict = field(default_factory=dict)
-    _public_texts: dict = field(default_factory=dict)
+    _public_parts: dict = field(default_factory=dict)  # key -> '"key":value' of view(None)
 
     @property
     def version(self) -> int:
@@ -51,12 +51,12 @@ class Snapshot:
             parts = []
             for key, value in view.items():
                 if key in public and public[key] == value:
-                    encoded = self._public_texts.get(key)
-                    if encoded is None:
-                        encoded = self._public_texts[key] = _dumps(value)
+                    part = self._public_parts.get(key)
+                    if part is None:
+                        part = self._public_parts[key] = f"{_dumps(key)}:{_dumps(value)}"
                 else:
-                    encoded = _dumps(value)
-                parts.append(f"{_dumps(key)}:{encoded}")
+                    part = f"{_dumps(key)}:{_dumps(value)}"
+                parts.append(part)
             text = self._view_texts[seat] = "{" + ",".join(parts) + "}"
         return text
 
@@ -135,13 +135,5 @@ def state_text(snap: Snapshot, seats: list[int], ref=None, missed=None, resync=N
     if resync is not None:
         message["missed"] = missed
         message["resync"] = resync
-    return _join(_dumps(message), '{"view":' + snap.view_text(view_seat(snap, seats)) + "}")
-
-
-def _join(a: str, b: str) -> str:
-    """Two JSON objects' texts with no key in common as one object's text."""
-    if a == "{}":
-        return b
-    if b == "{}":
-        return a
-    return f"{a[:-1]},{b[1:]}"
+    # The view goes in as text: it was encoded once for every connection of this seat.
+    return f'{_dumps(message)[:-1]},"view":{snap.view_text(view_seat(snap, seats))}}}'

@@ -64,7 +64,7 @@ def record_sent(page) -> list[dict]:
     return sent
 
 
-PAGE_CONDITION = """() => ({open: window.roomClient.open, version: window.roomClient.version,
+WHAT_THE_PAGE_KNEW = """() => ({open: window.roomClient.open, version: window.roomClient.version,
     shown: document.getElementById('room').dataset.version, flip_disabled: document.getElementById('flip').disabled,
     toast: document.getElementById('toast').hidden ? null : document.getElementById('toast').textContent,
     focus: document.activeElement && document.activeElement.id})"""
@@ -88,7 +88,7 @@ def flip_bozu_until_finished(page, on_flip=None) -> int:
             except PlaywrightTimeout:
                 # Rarely (in CI, under load; cause not yet found) a press goes unanswered. Print
                 # what the page knew, for a failing run's captured output, and press again.
-                print("Flip press without an answer:", page.evaluate(PAGE_CONDITION), flush=True)
+                print("Flip press without an answer:", page.evaluate(WHAT_THE_PAGE_KNEW), flush=True)
         else:
             raise AssertionError("the room did not answer five presses of Flip")
         flips += 1

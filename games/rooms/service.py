@@ -814,6 +814,36 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
 
 
 # --------------------------------------------------------------------------------------------
+# Deleted accounts. A seat's "user" only says whose record a game it finishes goes to.
+
+def rooms_of_user(user_id: int) -> list[str]:
+    """The rooms with a seat bound to the account. The seats' text narrows the search on every
+    database (SQLite has no JSON containment; rare, like ``sweep``); the seats decide."""
+    rows = (Room.objects.annotate(seats_text=Cast("seats", TextField()))
+            .filter(seats_text__contains=f'"user": {user_id}').values_list("id", "seats"))
+    return [room_id for room_id, seats in rows if any(s.get("user") == user_id for s in seats)]
+
+
+def forget_user(room_id: str, user_id: int) -> Outcome:
+    """The account is being deleted: its seats stay in the game (the token still plays them)
+    but name nobody, so a game they finish is recorded for nobody. No view or summary shows a
+    seat's user, so no connection needs a notice; the next change's carries the new version."""
+
+    def change(work: Work):
+        for s in work.room.seats:
+            if s["user"] == user_id:
+                s["user"] = None
+                work.mark({"type": "room"})
+
+    outcome = _mutate(room_id, change)
+    # Written inside the deletion's transaction, which may yet roll back: keep no copy of a
+    # version that might never be committed (a later write from it could pass the version check).
+    with _written_lock:
+        _written.pop(room_id, None)
+    return outcome
+
+
+# --------------------------------------------------------------------------------------------
 # Reading.
 
 def events_after(room_id: str, after: int, upto: int) -> list[dict] | None:

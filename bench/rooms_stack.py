@@ -13,6 +13,7 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
+from tests.balancer import loopback_hosts  # noqa: E402
 from tests.live import LiveServer, VENV_BIN, embedded_env, free_port  # noqa: E402
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -38,12 +39,17 @@ def memory_mb(pid: int) -> tuple[float, float]:
 
 class Stack:
     """Creates the database, migrates, starts ``processes`` Daphne processes; ``close`` stops
-    them and drops the database."""
+    them and drops the database. ``balanced``: process i listens on 127.0.0.<i+1> at one shared
+    port, as the replicas behind HAProxy do (tests/balancer.py), instead of 127.0.0.1 at ports
+    of their own."""
 
     def __init__(self, name: str, processes: int = 1, redis_url: str = "redis://127.0.0.1:6379/3",
-                 log_dir: Path | None = None, database_url: str | None = None, **env: str):
+                 log_dir: Path | None = None, database_url: str | None = None,
+                 balanced: bool = False, **env: str):
         import psycopg
         self.name = name
+        self.hosts = loopback_hosts(processes) if balanced else ["127.0.0.1"] * processes
+        self.shared_port = free_port() if balanced else None
         self.log_dir = log_dir or Path(f"/tmp/{name}-logs")
         self.log_dir.mkdir(parents=True, exist_ok=True)
         with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
@@ -54,8 +60,12 @@ class Stack:
         self.env["REDIS_URL"] = redis_url
         self.env["DEBUG"] = "false"
         self.env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
-        self.env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+        self.env.setdefault("ALLOWED_HOSTS", ",".join(sorted(set(self.hosts))) + ",localhost")
+        # Every room of a bench is created from this one address.
+        self.env.setdefault("ROOMS_PER_ADDRESS", "1000000/minute")
         self.env.setdefault("SECURE_SSL_REDIRECT", "false")  # plain HTTP on loopback
+        # Every bench client creates its rooms from 127.0.0.1, hundreds a minute.
+        self.env.setdefault("ROOMS_PER_ADDRESS", "1000000/minute")
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                        cwd=PROJECT, env=self.env, check=True, timeout=300)
         if database_url:
@@ -68,10 +78,11 @@ class Stack:
             server.wait_ready()
 
     def _start(self, i: int, port: int | None = None) -> LiveServer:
-        port = port or free_port()
+        port = port or self.shared_port or free_port()
         command = [str(VENV_BIN / "daphne"), "--no-server-name", "--access-log", "/dev/null",
-                   "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
-        return LiveServer(command, self.env, port, self.log_dir / f"daphne{i}-{self.restarts}.log")
+                   "-b", self.hosts[i], "-p", str(port), "config.asgi:application"]
+        return LiveServer(command, self.env, port, self.log_dir / f"daphne{i}-{self.restarts}.log",
+                          self.hosts[i])
 
     def restart(self, i: int = 0, kill: bool = True) -> float:
         """Kills (SIGKILL) or stops process i and starts it again on the same port; returns the

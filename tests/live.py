@@ -1,4 +1,4 @@
-"""Starts real server processes for end-to-end tests: Daphne exactly as `make run` starts it."""
+"""Starts real server processes for end-to-end tests: the server exactly as `make run` starts it."""
 from __future__ import annotations
 
 import contextlib
@@ -46,10 +46,11 @@ def embedded_env(tmp_path: Path, **overrides: str) -> dict:
 class LiveServer:
     """One server process; stop() ends it (SIGTERM, then SIGKILL)."""
 
-    def __init__(self, command: list[str], env: dict, port: int, log_path: Path):
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}"
-        self.ws_url = f"ws://127.0.0.1:{port}"
+    def __init__(self, command: list[str], env: dict, port: int, log_path: Path,
+                 host: str = "127.0.0.1"):
+        self.host, self.port = host, port
+        self.url = f"http://{host}:{port}"
+        self.ws_url = f"ws://{host}:{port}"
         self.log_path = log_path
         self._log = open(log_path, "wb")
         self.process = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=self._log,
@@ -142,9 +143,9 @@ def start_make_run(tmp_path: Path, **env_overrides: str) -> LiveServer:
     return LiveServer(command, env, port, tmp_path / "server.log")
 
 
-def start_daphne(tmp_path: Path, env: dict, name: str = "daphne") -> LiveServer:
-    """The same Daphne command as `make run`, without migrate/collectstatic (already done)."""
-    port = free_port()
-    command = [str(VENV_BIN / "daphne"), "--no-server-name", "--access-log", "/dev/null",
-               "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
-    return LiveServer(command, env, port, tmp_path / f"{name}.log")
+def start_daphne(tmp_path: Path, env: dict, name: str = "daphne", host: str = "127.0.0.1",
+                 port: int | None = None) -> LiveServer:
+    """The same server command as `make run`, without migrate/collectstatic (already done)."""
+    port = port or free_port()
+    command = [str(VENV_BIN / "python"), "manage.py", "serve", "--host", host, "--port", str(port)]
+    return LiveServer(command, env, port, tmp_path / f"{name}.log", host)

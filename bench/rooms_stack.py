@@ -61,8 +61,6 @@ class Stack:
         self.env["DEBUG"] = "false"
         self.env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
         self.env.setdefault("ALLOWED_HOSTS", ",".join(sorted(set(self.hosts))) + ",localhost")
-        # Every room of a bench is created from this one address.
-        self.env.setdefault("ROOMS_PER_ADDRESS", "1000000/minute")
         self.env.setdefault("SECURE_SSL_REDIRECT", "false")  # plain HTTP on loopback
         # Every bench client creates its rooms from 127.0.0.1, hundreds a minute.
         self.env.setdefault("ROOMS_PER_ADDRESS", "1000000/minute")

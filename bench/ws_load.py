@@ -1,38 +1,62 @@
 """Load on the rooms server over the real protocol: N WebSocket clients in Memory rooms of 2.
 
     .venv/bin/python bench/ws_load.py [--clients 500] [--seconds 30] [--think 1.0]
-                                      [--processes 1] [--target URL ...]
+                                      [--processes 1] [--spread] [--client-processes K]
+                                      [--target URL ...]
 
 Starts Daphne (the `make run` command, DEBUG off) with Redis (db 3: channel layer, pub/sub) and
-PostgreSQL (database ``cardtable_bench``, created and dropped here), unless ``--target`` names
-running servers. Creates N/2 friends Memory rooms (default options: 52 cards); two clients join
-each (split across the processes, the creator on one, the joiner on the next), and every client
-flips a random face-down card a think time (uniform 0.5-1.5 x ``--think``) after its turn comes;
-a finished game is played again. Memory's own 1.5 s before a mismatch is turned down applies.
-Prints clients, rooms, actions per second, latency from sending an action to receiving one's
-own updated view (p50/p95/p99/max), errors, and each server process's CPU and memory; then
-the same clients against the bare echo endpoint (/ws/ping/, same stack) at the same message
-rate as the baseline, and the ratio. It never asserts; it prints. Loopback only.
+PostgreSQL (database ``cardtable_bench_*``, created and dropped here), unless ``--target``
+names running servers. Creates N/2 friends Memory rooms (default options: 52 cards); two
+clients join each, and every client flips a random face-down card a think time (uniform
+0.5-1.5 x ``--think``) after its turn comes; a finished game is played again. Memory's own
+1.5 s before a mismatch is turned down applies.
+
+Where the clients connect:
+- ``--processes 1``: the one process, directly.
+- ``--processes N`` (2 up to the machine's cores): N processes behind HAProxy with
+  deploy/haproxy.cfg, as docker-compose runs them (tests/balancer.py; Debian's haproxy,
+  installed with apt-get when missing). Each room's players land on one process (the hash of
+  its id); pages and the echo baseline go round-robin.
+- ``--spread`` with N > 1: no balancer; a room's creator connects to process i and its joiner
+  to process i+1, so every change crosses processes through Redis (the worst case).
+
+The clients run in ``--client-processes`` processes (default: one per 1,000 clients, at most one
+per core), a room's two players in the same one, so that the load generator is not what limits
+the figures; each prints its own CPU use. Prints actions per second, latency from sending an
+action to receiving one's own updated view (p50/p95/p99/max), errors, each server process's CPU
+and memory, the CPU of PostgreSQL (the bench database's backends and the server's shared
+processes), Redis and HAProxy, and the server processes' CPU milliseconds per action; then the
+same clients against the bare echo endpoint (/ws/ping/, same stack and route) at the same
+message rate as the baseline, and the ratio. It never asserts; it prints. Loopback only.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import math
+import multiprocessing
+import os
 import random
 import secrets
-import statistics
+import shutil
+import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine_cpu import postgres_pids, redis_pids, total_cpu, used  # noqa: E402
 from rooms_stack import Stack, cpu_seconds, load_average, memory_mb  # noqa: E402
 
+from tests.balancer import Balancer  # noqa: E402  (rooms_stack put the project on the path)
+
 CONNECT_CONCURRENCY = 50
+CLIENTS_PER_PROCESS = 1000
 
 
 class Stats:
@@ -40,7 +64,10 @@ class Stats:
         self.latencies: list[float] = []
         self.errors: dict[str, int] = {}
         self.actions = 0
-        self.measuring = False
+        self.window = (math.inf, math.inf)  # (start, stop) on the monotonic clock
+
+    def measuring(self, now: float) -> bool:
+        return self.window[0] <= now < self.window[1]
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -139,7 +166,7 @@ class Player:
         if self.pending and ref == self.pending[0]:
             if kind == "error":
                 self.stats.error(message["code"])
-            elif kind == "state" and self.stats.measuring:
+            elif kind == "state" and self.stats.measuring(loop.time()):
                 self.stats.latencies.append(loop.time() - self.pending[1])
                 self.stats.actions += 1
             self.pending = None
@@ -194,7 +221,7 @@ class Echo:
             except (asyncio.TimeoutError, websockets.ConnectionClosed):
                 self.stats.error("echo_lost")
                 return
-            if self.stats.measuring:
+            if self.stats.measuring(loop.time()):
                 self.stats.latencies.append(loop.time() - sent)
                 self.stats.actions += 1
 
@@ -215,83 +242,205 @@ async def open_all(clients) -> int:
     return failed
 
 
-async def measure(clients, stats: Stats, warmup: float, seconds: float, pids: list[int]):
-    loop = asyncio.get_running_loop()
-    stop_at = loop.time() + warmup + seconds
+
+# ---- one client process --------------------------------------------------------------------
+# The parent sends it its rooms; it connects them and says how many are seated, then runs them
+# over the window the parent names (time.monotonic is one clock for every process of the
+# machine) and sends back what it measured; then the same for the echo baseline.
+
+async def run_window(pipe, clients, stats: Stats) -> None:
+    start_at, stop_at = await asyncio.to_thread(pipe.recv)
+    stats.window = (start_at, stop_at)
     tasks = [asyncio.create_task(c.run(stop_at)) for c in clients]
-    await asyncio.sleep(warmup)
-    stats.measuring = True
-    cpu0 = [cpu_seconds(p) for p in pids]
-    t0, own0 = time.monotonic(), time.process_time()
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+    cpu0 = time.process_time()
     await asyncio.gather(*tasks)
-    stats.measuring = False
-    wall = time.monotonic() - t0
-    cpu = [(cpu_seconds(p) - c) / wall * 100 for p, c in zip(pids, cpu0)]
-    # The clients share the machine: if this process is busy, latencies include its own delays.
-    stats.client_cpu = (time.process_time() - own0) / wall * 100
+    cpu = time.process_time() - cpu0
     for c in clients:
         await c.ws.close()
-    return wall, cpu
+    pipe.send(("done", stats.latencies, stats.actions, stats.errors, cpu))
 
 
-def report(title: str, stats: Stats, wall: float, cpu: list[float], pids: list[int]) -> dict:
-    lat = [x * 1000 for x in stats.latencies]
+async def client_main(pipe, rooms: list[tuple], think: float, seed: int) -> None:
+    rng = random.Random(seed)
+    stats = Stats()
+    players = []
+    for creator_url, joiner_url, room_id, token in rooms:
+        players.append(Player(creator_url, room_id, token, stats, think,
+                              random.Random(rng.getrandbits(32))))
+        players.append(Player(joiner_url, room_id, None, stats, think,
+                              random.Random(rng.getrandbits(32))))
+    # Creators first (hello), then joiners: a join needs the room to exist, nothing more.
+    failed = await open_all(players[0::2]) + await open_all(players[1::2])
+    live = [p for p in players if p.ws is not None and p.state is not None]
+    pipe.send(("connected", len(live), failed))
+    await run_window(pipe, live, stats)
+    order = pipe.recv()
+    if order[0] != "echo":
+        return
+    _, urls, interval = order
+    echo_stats = Stats()
+    echoes = [Echo(urls[i % len(urls)], echo_stats, interval, random.Random(seed + i))
+              for i in range(len(live))]
+    failed = await open_all(echoes)
+    echoes = [e for e in echoes if getattr(e, "ws", None) is not None]
+    pipe.send(("connected", len(echoes), failed))
+    await run_window(pipe, echoes, echo_stats)
+
+
+def client_process(pipe, rooms, think, seed) -> None:
+    asyncio.run(client_main(pipe, rooms, think, seed))
+
+
+# ---- the parent ----------------------------------------------------------------------------
+
+class Machine:
+    """The processes whose CPU a run reports: servers, PostgreSQL, Redis, HAProxy."""
+
+    def __init__(self, server_pids: list[int], database: str | None, balancer_pid: int | None):
+        self.server_pids = server_pids
+        self.groups = {"PostgreSQL": postgres_pids(database) if database else [],
+                       "Redis": redis_pids() if database else [],
+                       "HAProxy": [balancer_pid] if balancer_pid else []}
+
+    def read(self) -> dict:
+        return {"servers": [cpu_seconds(p) for p in self.server_pids],
+                **{name: total_cpu(pids) for name, pids in self.groups.items() if pids}}
+
+    @staticmethod
+    def spent(before: dict, after: dict) -> dict:
+        return {"servers": [b - a for a, b in zip(before["servers"], after["servers"])],
+                **{name: used(before[name], after[name]) for name in before if name != "servers"}}
+
+
+def run_phase(workers, machine: Machine, warmup: float, seconds: float):
+    """Starts every client process's window at once; returns (wall, server CPU, results)."""
+    start_at = time.monotonic() + warmup
+    stop_at = start_at + seconds
+    for pipe, _ in workers:
+        pipe.send((start_at, stop_at))
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    before = machine.read()
+    time.sleep(max(0.0, stop_at - time.monotonic()))
+    after = machine.read()
+    results = [pipe.recv() for pipe, _ in workers]
+    return seconds, Machine.spent(before, after), results
+
+
+def report(title: str, wall: float, spent: dict, results: list, pids: list[int]) -> dict:
+    latencies = [x * 1000 for _, lat, _, _, _ in results for x in lat]
+    actions = sum(r[2] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for kind, n in r[3].items():
+            errors[kind] = errors.get(kind, 0) + n
+    client_cpu = [r[4] / wall * 100 for r in results]
     figures = {
-        "per_second": stats.actions / wall if wall else 0,
-        "p50": percentile(lat, 50), "p95": percentile(lat, 95), "p99": percentile(lat, 99),
-        "max": max(lat) if lat else float("nan"), "errors": sum(stats.errors.values()),
+        "per_second": actions / wall if wall else 0,
+        "p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
+        "p99": percentile(latencies, 99), "max": max(latencies) if latencies else float("nan"),
+        "errors": sum(errors.values()),
     }
-    mem = [memory_mb(p) for p in pids]
     print(f"{title}: {figures['per_second']:.1f}/s over {wall:.1f} s; latency ms "
           f"p50 {figures['p50']:.1f} p95 {figures['p95']:.1f} p99 {figures['p99']:.1f} "
-          f"max {figures['max']:.1f}; errors {figures['errors']} {stats.errors or ''}; "
-          f"client process CPU {stats.client_cpu:.0f}%", flush=True)
-    for i, (c, (rss, peak)) in enumerate(zip(cpu, mem)):
-        print(f"  server process {i}: CPU {c:.0f}% of one core, memory {rss:.0f} MB "
-              f"(peak {peak:.0f} MB)", flush=True)
+          f"max {figures['max']:.1f}; errors {figures['errors']} {errors or ''}; "
+          f"client processes {len(results)}, CPU {max(client_cpu):.0f}% of a core at most",
+          flush=True)
+    for i, (seconds, (rss, peak)) in enumerate(zip(spent["servers"], map(memory_mb, pids))):
+        print(f"  server process {i}: CPU {seconds / wall * 100:.0f}% of one core, memory "
+              f"{rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
+    if pids and actions:
+        others = [f"{name} {seconds / wall * 100:.0f}% ({seconds / actions * 1000:.2f} ms)"
+                  for name, seconds in spent.items() if name != "servers"]
+        unit = "action" if title == "rooms" else "echo"
+        print(f"  CPU per {unit}: server processes "
+              f"{sum(spent['servers']) / actions * 1000:.2f} ms; "
+              f"{'; '.join(others) or 'nothing else measured'} (share of one core, and per {unit})",
+              flush=True)
     return figures
 
 
-async def run(urls: list[str], pids: list[int], args) -> dict:
-    rng = random.Random(args.seed)
+def start_clients(rooms: list[tuple], count: int, think: float, seed: int):
+    """``count`` client processes, each with whole rooms; returns [(pipe, process)]."""
+    context = multiprocessing.get_context("spawn")
+    workers = []
+    for k in range(count):
+        parent_end, child_end = context.Pipe()
+        process = context.Process(target=client_process,
+                                  args=(child_end, rooms[k::count], think, seed * 1000 + k),
+                                  daemon=True)
+        process.start()
+        workers.append((parent_end, process))
+    return workers
+
+
+def connected(workers) -> tuple[int, int]:
+    answers = [pipe.recv() for pipe, _ in workers]
+    return sum(a[1] for a in answers), sum(a[2] for a in answers)
+
+
+def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> dict:
+    """``urls``: the server processes; with a balancer every client goes through it."""
+    n = len(urls)
     rooms = args.clients // 2
+    route = ("through HAProxy" if balancer else
+             "a room's players on different processes" if args.spread and n > 1 else "direct")
+    client_processes = args.client_processes or max(1, min(os.cpu_count() or 1,
+                                                            math.ceil(args.clients / CLIENTS_PER_PROCESS)))
     print(f"{time.strftime('%Y-%m-%d %H:%M')}; load average {load_average()}; "
-          f"{len(urls)} server process(es); {args.clients} clients in {rooms} Memory rooms; "
-          f"think {args.think} s", flush=True)
-    created = await asyncio.gather(*(asyncio.to_thread(
-        post_json, urls[i % len(urls)] + "/api/rooms",
-        {"game": "memory", "mode": "friends", "options": {"players": 2}}) for i in range(rooms)))
-    stats = Stats()
-    players = []
-    for i, room in enumerate(created):
-        players.append(Player(urls[i % len(urls)], room["room_id"], room["seat_token"], stats,
-                              args.think, random.Random(rng.getrandbits(32))))
-        players.append(Player(urls[(i + 1) % len(urls)], room["room_id"], None, stats,
-                              args.think, random.Random(rng.getrandbits(32))))
+          f"{n} server process(es), {route}; {args.clients} clients in {rooms} Memory rooms; "
+          f"think {args.think} s; {client_processes} client process(es)", flush=True)
+    entry = [balancer.url] if balancer else urls
+    with ThreadPoolExecutor(16) as pool:
+        created = list(pool.map(
+            lambda i: post_json(entry[i % len(entry)] + "/api/rooms",
+                                {"game": "memory", "mode": "friends", "options": {"players": 2}}),
+            range(rooms)))
+    spread = 1 if (args.spread or args.target) and not balancer else 0
+    assignments = [(entry[i % len(entry)], entry[(i + spread) % len(entry)], room["room_id"],
+                    room["seat_token"]) for i, room in enumerate(created)]
     started = time.monotonic()
-    # Creators first (hello), then joiners: a join needs the room to exist, nothing more.
-    failed = await open_all(players[0::2]) + await open_all(players[1::2])
-    print(f"  {len(players) - failed} connected and seated in {time.monotonic() - started:.1f} s"
-          f"{f', {failed} failed' if failed else ''}", flush=True)
-    live = [p for p in players if p.ws is not None and p.state is not None]
-    wall, cpu = await measure(live, stats, args.warmup, args.seconds, pids)
-    rooms_figures = report("rooms", stats, wall, cpu, pids)
-    rooms_figures["connect_failures"] = failed
-    if args.no_echo:
+    workers = start_clients(assignments, client_processes, args.think, args.seed)
+    try:
+        live, failed = connected(workers)
+        print(f"  {live} connected and seated in {time.monotonic() - started:.1f} s"
+              f"{f', {failed} failed' if failed else ''}"
+              + (f"; connections per process {sorted(balancer.connections().values(), reverse=True)}"
+                 if balancer else ""), flush=True)
+        wall, spent, results = run_phase(workers, machine, args.warmup, args.seconds)
+        rooms_figures = report("rooms", wall, spent, results, machine.server_pids)
+        rooms_figures["connect_failures"] = failed
+        if args.no_echo:
+            for pipe, _ in workers:
+                pipe.send(("exit",))
+            return rooms_figures
+        # The baseline: the same number of clients on the bare echo consumer, same message rate.
+        rate = max(rooms_figures["per_second"], 1.0)
+        for pipe, _ in workers:
+            pipe.send(("echo", entry, live / rate))
+        connected(workers)
+        wall, spent, results = run_phase(workers, machine, 2.0, min(args.seconds, 20))
+        echo = report("echo baseline", wall, spent, results, machine.server_pids)
+        print(f"ratio rooms / echo: p50 {rooms_figures['p50'] / echo['p50']:.1f}x, "
+              f"p99 {rooms_figures['p99'] / echo['p99']:.1f}x; load average now {load_average()}",
+              flush=True)
         return rooms_figures
-    # The baseline: the same number of clients on the bare echo consumer, same message rate.
-    rate = max(rooms_figures["per_second"], 1.0)
-    echo_stats = Stats()
-    echoes = [Echo(urls[i % len(urls)], echo_stats, len(live) / rate, random.Random(i))
-              for i in range(len(live))]
-    await open_all(echoes)
-    echoes = [e for e in echoes if getattr(e, "ws", None) is not None]
-    wall, cpu = await measure(echoes, echo_stats, 2.0, min(args.seconds, 20), pids)
-    echo = report("echo baseline", echo_stats, wall, cpu, pids)
-    print(f"ratio rooms / echo: p50 {rooms_figures['p50'] / echo['p50']:.1f}x, "
-          f"p99 {rooms_figures['p99'] / echo['p99']:.1f}x; load average now {load_average()}",
-          flush=True)
-    return rooms_figures
+    finally:
+        for _, process in workers:
+            process.join(30)
+            if process.is_alive():
+                process.kill()
+
+
+def ensure_haproxy() -> None:
+    """Debian's haproxy, installed when missing (the balancer docker-compose runs)."""
+    if shutil.which("haproxy") or os.path.exists("/usr/sbin/haproxy"):
+        return
+    print("installing Debian's haproxy (apt-get)", flush=True)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "haproxy"], check=True,
+                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
 
 
 def main(argv=None) -> int:
@@ -300,23 +449,48 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
-    parser.add_argument("--processes", type=int, default=1, choices=(1, 2, 3, 4))
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes, up to this machine's cores; more than one: "
+                             "behind HAProxy unless --spread")
+    parser.add_argument("--spread", action="store_true",
+                        help="no balancer: a room's two players on different processes")
+    parser.add_argument("--client-processes", type=int,
+                        help=f"default: one per {CLIENTS_PER_PROCESS:,} clients, at most one per core")
     parser.add_argument("--target", nargs="*", help="running servers' URLs (127.0.0.1 only)")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if not 2 <= args.clients <= 5000 or not 1 <= args.seconds <= 600:
-        parser.error("--clients 2..5000 and --seconds 1..600")
+    cores = os.cpu_count() or 1
+    if not 2 <= args.clients <= 20000 or not 1 <= args.seconds <= 600:
+        parser.error("--clients 2..20000 and --seconds 1..600")
+    if not 1 <= args.processes <= max(cores, 2):
+        parser.error(f"--processes 1..{max(cores, 2)} (this machine's cores)")
+    if args.spread and args.processes < 2 and not args.target:
+        parser.error("--spread needs --processes 2 or more")
+    if args.client_processes is not None and not 1 <= args.client_processes <= 256:
+        parser.error("--client-processes 1..256")
     if args.target:
         if not all(u.startswith(("http://127.0.0.1:", "http://localhost:")) for u in args.target):
             parser.error("targets must be on the loopback address")
-        asyncio.run(run([u.rstrip("/") for u in args.target], [], args))
+        run([u.rstrip("/") for u in args.target], None, Machine([], None, None), args)
         return 0
-    stack = Stack(f"cardtable_bench_{secrets.token_hex(3)}", processes=args.processes)
+    balanced = args.processes > 1 and not args.spread
+    if balanced:
+        ensure_haproxy()
+    stack = Stack(f"cardtable_bench_{secrets.token_hex(3)}", processes=args.processes,
+                  balanced=balanced)
+    balancer = None
     try:
-        asyncio.run(run([s.url for s in stack.servers], [s.process.pid for s in stack.servers],
-                        args))
+        if balanced:
+            balancer = Balancer(stack.hosts, stack.shared_port, stack.log_dir,
+                                allowed_hosts=stack.env["ALLOWED_HOSTS"])
+            balancer.wait_up()
+        machine = Machine([s.process.pid for s in stack.servers], stack.name,
+                          balancer.process.pid if balancer else None)
+        run([s.url for s in stack.servers], balancer, machine, args)
     finally:
+        if balancer is not None:
+            balancer.stop()
         stack.close()
     return 0
 

@@ -3,11 +3,14 @@
     .venv/bin/python bench/chaos.py [--kills 20] [--rooms 60] [--processes 1] [--seed 1]
 
 Starts Daphne (the `make run` command) on PostgreSQL (a database of its own, created and
-dropped here) and Redis db 3, creates ``--rooms`` rooms vs the CPU (Memory, Bozu Mekuri and
+dropped here) and Redis db 3; with ``--processes N`` > 1, N processes behind HAProxy with
+deploy/haproxy.cfg as docker-compose runs them (tests/balancer.py), every client connecting
+through the balancer. Creates ``--rooms`` rooms vs the CPU (Memory, Bozu Mekuri and
 Gin Rummy in turn, CPU delays 0.1 s so that steps are always pending), and plays each with a
 client that picks random legal actions, reconnects with its token and ``last_version`` when
 the connection drops, and plays again when a game ends. ``--kills`` times, at a random moment
-(0.5 to 3 s into play), it SIGKILLs a server process and starts it again. After every restart
+(0.5 to 3 s into play), it SIGKILLs a server process and starts it again; behind the balancer
+the clients of the killed process reconnect to another one, the others play on. After every restart
 it checks every room: the row exists, its version is at least the newest version any client
 saw (nothing applied is lost), its events are versions 1..N with no gap, and the stored state
 is exactly the state rebuilt from the seed and the public events (so nothing half-applied or
@@ -30,9 +33,11 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rooms_stack import PROJECT, Stack, load_average  # noqa: E402
+from ws_load import ensure_haproxy  # noqa: E402
 
 sys.path.insert(0, str(PROJECT))
 from games.bot import Connection, ProtocolError, create_room  # noqa: E402
+from tests.balancer import Balancer  # noqa: E402
 
 GAMES = [("memory", {"players": 2, "cards": 24}), ("bozu", {"players": 2}), ("gin", {"target": 25})]
 FAST_CPU = {"CPU_DELAY_MEMORY_FLIP": "0.1", "MEMORY_CONCEAL_DELAY": "0.2",
@@ -126,9 +131,9 @@ class Player:
                 await conn.recv(5)
 
 
-async def chaos(stack: Stack, args) -> int:
+async def chaos(stack: Stack, balancer: Balancer | None, args) -> int:
     rng = random.Random(args.seed)
-    urls = [s.url for s in stack.servers]
+    urls = [balancer.url] if balancer else [s.url for s in stack.servers]
     players = []
     for i in range(args.rooms):
         game, options = GAMES[i % len(GAMES)]
@@ -145,13 +150,17 @@ async def chaos(stack: Stack, args) -> int:
         for kill in range(1, args.kills + 1):
             await asyncio.sleep(rng.uniform(0.5, 3.0))
             victim = rng.randrange(len(stack.servers))
+            # Behind the balancer only the victim's clients lose their connection.
+            affected = (balancer.connections().get(stack.hosts[victim], 0) if balancer
+                        else len(players))
             killed_at = time.monotonic()
             restart_times.append(await asyncio.to_thread(stack.restart, victim, True))
             deadline = time.monotonic() + 60
             while (time.monotonic() < deadline
-                   and min(p.resynced_at for p in players) < killed_at):
+                   and sum(p.resynced_at > killed_at for p in players) < affected):
                 await asyncio.sleep(0.05)
-            resume_times.append(max(p.resynced_at for p in players) - killed_at)
+            resume_times.append(max(p.resynced_at for p in players) - killed_at
+                                if affected else 0.0)
             results = await asyncio.to_thread(
                 lambda: [(p.room_id, check_room(stack.query, p.room_id, p.seen)) for p in players])
             for room_id, problem in results:
@@ -159,8 +168,9 @@ async def chaos(stack: Stack, args) -> int:
                 if problem:
                     bad += 1
                     problems.append(f"kill {kill}, room {room_id}: {problem}")
-            print(f"  kill {kill:2d} (process {victim}): back in {restart_times[-1]:.1f} s, every "
-                  f"client resynced {resume_times[-1]:.1f} s after the kill; "
+            print(f"  kill {kill:2d} (process {victim}, {affected} clients): back in "
+                  f"{restart_times[-1]:.1f} s, every client resynced {resume_times[-1]:.1f} s "
+                  f"after the kill; "
                   f"{sum(1 for _, p in results if p)} bad rooms", flush=True)
     finally:
         stop.set()
@@ -185,17 +195,29 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--rooms", type=int, default=60)
-    parser.add_argument("--processes", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes; more than one: behind HAProxy")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if not 1 <= args.kills <= 200 or not 1 <= args.rooms <= 1000:
-        parser.error("--kills 1..200, --rooms 1..1000")
+    if not 1 <= args.kills <= 200 or not 1 <= args.rooms <= 1000 or not 1 <= args.processes <= 16:
+        parser.error("--kills 1..200, --rooms 1..1000, --processes 1..16")
     print(f"{time.strftime('%Y-%m-%d %H:%M')}; load average {load_average()}; {args.rooms} rooms, "
           f"{args.kills} kills, {args.processes} process(es)", flush=True)
-    stack = Stack(f"cardtable_chaos_{secrets.token_hex(3)}", processes=args.processes, **FAST_CPU)
+    balanced = args.processes > 1
+    if balanced:
+        ensure_haproxy()
+    stack = Stack(f"cardtable_chaos_{secrets.token_hex(3)}", processes=args.processes,
+                  balanced=balanced, **FAST_CPU)
+    balancer = None
     try:
-        return asyncio.run(chaos(stack, args))
+        if balanced:
+            balancer = Balancer(stack.hosts, stack.shared_port, stack.log_dir,
+                                allowed_hosts=stack.env["ALLOWED_HOSTS"])
+            balancer.wait_up()
+        return asyncio.run(chaos(stack, balancer, args))
     finally:
+        if balancer is not None:
+            balancer.stop()
         stack.close()
 
 

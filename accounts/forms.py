@@ -1,11 +1,12 @@
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import throttle
+from .lookalikes import lookalike_taken
 from .models import Profile
 
 
@@ -18,31 +19,15 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
-
-class SignInForm(AuthenticationForm):
-    """Django's sign-in form, refusing a username after too many failed attempts."""
-
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _("Too many failed sign-in attempts for this username. "
-                       "Please wait %(minutes)d minutes and try again."),
-    }
-
-    def clean(self):
-        username = self.cleaned_data.get("username")
-        if username and throttle.SIGN_IN.is_blocked(username):
-            # Checked before the password, so a right guess during the lock-out is refused too.
-            raise ValidationError(self.error_messages["throttled"], code="throttled",
-                                  params={"minutes": throttle.SIGN_IN.window_seconds // 60})
-        try:
-            cleaned = super().clean()
-        except ValidationError as error:
-            if username and error.code == "invalid_login":
-                throttle.SIGN_IN.record(username)
-            raise
-        if username:
-            throttle.SIGN_IN.clear(username)
-        return cleaned
+    def clean_username(self):
+        # The field has already applied NFKC (Django's UsernameField) and the character rules;
+        # Django's own check refuses a taken name in another case (and then answers None).
+        username = super().clean_username()
+        if username and lookalike_taken(username):
+            raise ValidationError(
+                _("This name looks too much like a player's name that is taken. Please choose another."),
+                code="lookalike")
+        return username
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):

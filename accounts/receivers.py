@@ -1,5 +1,6 @@
 """Signal receivers, connected in AccountsConfig.ready()."""
 from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -7,6 +8,7 @@ from games.signals import game_finished
 
 from .models import Profile
 from .records import store_finished_game
+from .signin_throttle import record_failure
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.create_profile")
@@ -15,6 +17,13 @@ def create_profile(sender, instance, created, raw=False, **kwargs):
     # ``user.profile`` never fails in another app.
     if created and not raw:
         Profile.objects.get_or_create(user=instance)
+
+
+@receiver(user_login_failed, dispatch_uid="accounts.count_sign_in_failure")
+def count_sign_in_failure(sender, credentials, request=None, **kwargs):
+    # Sent by authenticate() for the site's sign-in page and the admin's alike.
+    if request is not None:
+        record_failure(request)
 
 
 @receiver(game_finished, dispatch_uid="accounts.record_finished_game")

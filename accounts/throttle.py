@@ -1,15 +1,18 @@
-"""Attempt counters in the shared cache (Redis in production), keyed by a hash of what is tried.
+"""Attempt counters in the shared cache (Redis in production), keyed by a digest of what is counted.
 
-No IP address is involved: sign-in failures are counted per username and reset e-mails per
-address, so guessing one account's password (or flooding one mailbox) is limited from anywhere,
-and nothing about the visitor is kept.
+The digest is keyed with the deployment's SECRET_KEY (``salted_hmac``, one purpose per counter):
+a plain hash of an e-mail address could be matched against a list of addresses by anyone who
+reads the cache, this one means nothing without the secret.
+
+RESET_MAIL limits the reset e-mails sent to one address; accounts/signin_throttle.py counts
+sign-in failures per client address with the same class.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils.crypto import salted_hmac
 
 
 @dataclass(frozen=True)
@@ -19,7 +22,8 @@ class Throttle:
     window_seconds: int
 
     def _key(self, subject: str) -> str:
-        digest = hashlib.sha256(subject.casefold().encode()).hexdigest()
+        digest = salted_hmac(f"accounts.throttle.{self.name}", subject.casefold(),
+                             algorithm="sha256").hexdigest()
         return f"accounts:{self.name}:{digest}"
 
     def is_blocked(self, subject: str) -> bool:
@@ -38,5 +42,4 @@ class Throttle:
         cache.delete(self._key(subject))
 
 
-SIGN_IN = Throttle("signin-failures", limit=5, window_seconds=15 * 60)
 RESET_MAIL = Throttle("reset-mails", limit=3, window_seconds=60 * 60)

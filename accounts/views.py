@@ -2,7 +2,6 @@
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -11,10 +10,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import language
+from . import language, signin_throttle
 from .charts import results_chart
-from .forms import (DeleteAccountForm, PrivacyForm, SignInForm, SignUpForm,
-                    ThrottledPasswordResetForm)
+from .forms import DeleteAccountForm, PrivacyForm, SignUpForm, ThrottledPasswordResetForm
 from .models import Profile
 from .stats import player_stats
 
@@ -33,7 +31,8 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Named because several backends are configured (the throttles are the others).
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         response = redirect(_safe_next(request, reverse("accounts:me")))
         language.apply_on_sign_in(request, user, response)
         return response
@@ -43,8 +42,9 @@ def signup(request):
 
 
 class SignInView(auth_views.LoginView):
+    """Locks after repeated failures: accounts/signin_throttle.py answers those with 429."""
+
     template_name = "accounts/login.html"
-    form_class = SignInForm
     redirect_authenticated_user = True
 
     def form_valid(self, form):
@@ -54,7 +54,7 @@ class SignInView(auth_views.LoginView):
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
-        response.status_code = 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 400
+        response.status_code = 400
         return response
 
 
@@ -74,6 +74,12 @@ class PasswordResetView(auth_views.PasswordResetView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form):
+        # Whoever can read the account's e-mail may sign in again at once, from anywhere.
+        response = super().form_valid(form)
+        signin_throttle.lift_username_lock(form.user.get_username())
+        return response
 
 
 def _stats_context(request, user) -> dict:

@@ -4,6 +4,7 @@ Embedded default: SQLite in the project folder, Channels' in-memory layer, Celer
 in-process. Production: DATABASE_URL (PostgreSQL) and REDIS_URL (channel layer, cache, Celery
 broker), SECRET_KEY, DEBUG=0, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS.
 """
+from datetime import timedelta
 from pathlib import Path
 
 from celery.schedules import crontab
@@ -32,6 +33,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "games",
     "accounts",
     "telemetry",
@@ -49,6 +51,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: turns a locked-out sign-in into its 429 (accounts/signin_throttle.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -119,6 +123,41 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/accounts/me/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Sign-in throttling, for the site's sign-in page and the admin's together
+# (accounts/signin_throttle.py): AXES_FAILURE_LIMIT failures for one username from one address,
+# or SIGN_IN_FAILURES_PER_ADDRESS from one address across usernames, lock for AXES_COOLOFF_TIME
+# after the latest failure. Counted in the cache (Redis in production), never in the database.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "accounts.signin_throttle.AddressThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURES_PER_USERNAME", 5)
+SIGN_IN_FAILURES_PER_ADDRESS = env_int("SIGN_IN_FAILURES_PER_ADDRESS", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCK_MINUTES", 15))
+for _name, _value in (("SIGN_IN_FAILURES_PER_USERNAME", AXES_FAILURE_LIMIT),
+                      ("SIGN_IN_FAILURES_PER_ADDRESS", SIGN_IN_FAILURES_PER_ADDRESS),
+                      ("SIGN_IN_LOCK_MINUTES", AXES_COOLOFF_TIME.total_seconds() // 60)):
+    if _value < 1:
+        raise ConfigError(f"{_name} must be 1 or more, got {_value:g}")
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_FORM_FIELD = "username"  # the site's form and the admin's
+# Axes gets keyed digests instead of the address and the username, so nothing it keeps or
+# logs names either.
+AXES_CLIENT_IP_CALLABLE = "accounts.signin_throttle.address_key"
+AXES_USERNAME_CALLABLE = "accounts.signin_throttle.username_key"
+AXES_LOCKOUT_CALLABLE = "accounts.signin_throttle.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_ENABLE_ADMIN = False
+AXES_DISABLE_ACCESS_LOG = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = False
+if REDIS_URL is None:
+    # axes.W001 warns that an in-memory cache is not shared between processes; the embedded
+    # default is one process.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español"), ("de", "Deutsch"), ("ja", "日本語")]
@@ -194,6 +233,7 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.server": {"level": "ERROR"},
+        "axes": {"level": "ERROR"},  # a line per attempt, naming no one (AXES_CLIENT_IP_CALLABLE)
         "daphne.access": {"level": "ERROR"},
     },
 }

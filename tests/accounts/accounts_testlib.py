@@ -1,4 +1,6 @@
 """Helpers shared by the accounts tests (conftest.py cannot be imported from a test module)."""
+import ipaddress
+import secrets
 from datetime import datetime, timedelta, timezone
 
 PASSWORD = "correct horse battery"
@@ -22,3 +24,12 @@ def game_record(seats, *, game="memory", mode="cpu", cpu_level="hard", options=N
         "seats": full_seats, "room_origin": "menu" if mode == "friends" else None,
         "reconnections": 0,
     }
+
+
+def unique_address() -> str:
+    """A client address no other test (or earlier run) has used: sign-in failures are counted per
+    address in the shared cache (Redis in the services backend) for the lock's whole window."""
+    return str(ipaddress.IPv6Address(DOCUMENTATION_PREFIX + secrets.randbits(96)))
+
+
+DOCUMENTATION_PREFIX = int(ipaddress.IPv6Address("2001:db8::"))

@@ -1,9 +1,16 @@
 """Fixtures for the accounts tests: players and "game finished" records in the documented format."""
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
-from accounts_testlib import PASSWORD, game_record
+from accounts_testlib import PASSWORD, game_record, unique_address
 from games.signals import game_finished
+
+
+@pytest.fixture
+def client():
+    """pytest-django's client, from an address of its own (see unique_address)."""
+    return Client(REMOTE_ADDR=unique_address())
 
 
 @pytest.fixture

@@ -1,0 +1,136 @@
+"""Sign-in throttling (accounts/signin_throttle.py): per username at one address, per address
+across usernames, lifted by a password reset; 429 with Retry-After, no address kept."""
+import logging
+import re
+import time
+from datetime import timedelta
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client
+
+from accounts_testlib import PASSWORD, unique_address
+
+LOGIN = "/accounts/login/"
+NEW_PASSWORD = "another long passphrase"
+
+
+def sign_in(client, username, password):
+    return client.post(LOGIN, {"username": username, "password": password})
+
+
+def assert_locked(response, settings):
+    assert response.status_code == 429
+    assert response["Retry-After"] == str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    assert b"Too many failed sign-in attempts" in response.content
+    assert b'name="username"' in response.content  # the site's own sign-in page
+
+
+def test_a_username_at_one_address_is_locked_even_for_the_right_password(client, alice, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert sign_in(client, "alice", "guess").status_code == 400
+    assert_locked(sign_in(client, "alice", "guess"), settings)
+    assert_locked(sign_in(client, "alice", PASSWORD), settings)
+    assert_locked(sign_in(client, "ALICE", PASSWORD), settings)  # one count for every case
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_stranger_elsewhere_cannot_lock_the_owner_out(client, alice, settings):
+    stranger = Client(REMOTE_ADDR=unique_address())
+    for _ in range(settings.AXES_FAILURE_LIMIT + 3):
+        sign_in(stranger, "alice", "guess")
+    assert sign_in(stranger, "alice", PASSWORD).status_code == 429
+    response = sign_in(client, "alice", PASSWORD)
+    assert response.status_code == 302 and client.session["_auth_user_id"] == str(alice.id)
+
+
+def test_one_address_trying_many_usernames_is_throttled(client, alice, make_user, settings):
+    make_user("bob")
+    names = [f"someone{number}" for number in range(12)]
+    answers = [sign_in(client, name, "guess").status_code for name in names]
+    limit = settings.SIGN_IN_FAILURES_PER_ADDRESS
+    assert answers[:limit] == [400] * limit and set(answers[limit:]) == {429}
+    # Past the limit the address is refused for every name, a right password included...
+    response = sign_in(client, "bob", PASSWORD)
+    assert_locked(response, settings)
+    assert "_auth_user_id" not in client.session
+    # ...and the admin's sign-in page shares the count.
+    response = client.post("/admin/login/", {"username": "bob", "password": PASSWORD})
+    assert response.status_code == 429 and response["Retry-After"]
+    # Another address is not affected.
+    other = Client(REMOTE_ADDR=unique_address())
+    assert sign_in(other, "bob", PASSWORD).status_code == 302
+
+
+def test_a_success_forgets_the_failures_of_that_username_and_address(client, alice, settings):
+    for _ in range(2):
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            assert sign_in(client, "alice", "guess").status_code == 400
+        assert sign_in(client, "alice", PASSWORD).status_code == 302
+        client.logout()
+
+
+def test_the_lock_ends_with_its_window(client, alice, settings):
+    settings.AXES_COOLOFF_TIME = timedelta(seconds=1)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        sign_in(client, "alice", "guess")
+    assert_locked(sign_in(client, "alice", PASSWORD), settings)
+    time.sleep(1.5)  # the cache forgets the counts when the window ends
+    assert sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def reset_password(client, email, new_password):
+    mail.outbox.clear()
+    client.post("/accounts/password/reset/", {"email": email})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/[^\s]+/)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True)
+    response = client.post(form_page.redirect_chain[-1][0],
+                           {"new_password1": new_password, "new_password2": new_password})
+    assert response.status_code == 302 and response["Location"] == "/accounts/password/reset/complete/"
+
+
+def test_a_password_reset_lifts_the_lock_at_every_address(client, alice, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    attacker = Client(REMOTE_ADDR=unique_address())
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        sign_in(attacker, "alice", "guess")
+        sign_in(client, "alice", "forgotten")
+    assert sign_in(client, "alice", PASSWORD).status_code == 429
+    reset_password(Client(REMOTE_ADDR=unique_address()), "alice@example.com", NEW_PASSWORD)
+    response = sign_in(client, "alice", NEW_PASSWORD)
+    assert response.status_code == 302 and client.session["_auth_user_id"] == str(alice.id)
+    # The attacker's address starts afresh too, with a full count to go before the next lock.
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert sign_in(attacker, "alice", "guess").status_code == 400
+    assert sign_in(attacker, "alice", "guess").status_code == 429
+
+
+def stored_cache_entries() -> dict:
+    """Every key and value in the test cache: Redis in the services backend, else in-memory."""
+    if hasattr(cache._cache, "get_client"):  # django.core.cache.backends.redis
+        client = cache._cache.get_client()
+        return {key: client.get(key) for key in client.scan_iter()}
+    return {key.encode(): value for key, value in cache._cache.items()}
+
+
+def test_no_address_is_kept_in_the_database_the_cache_or_the_logs(client, alice, make_user,
+                                                                   settings, caplog):
+    address = "203.0.113.77"
+    visitor = Client(REMOTE_ADDR=address)
+    make_user("carol")
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+            sign_in(visitor, "alice", "guess")  # into the username lock
+        for number in range(settings.SIGN_IN_FAILURES_PER_ADDRESS):
+            sign_in(visitor, f"nobody{number}", "guess")  # into the address lock
+        visitor.post("/admin/login/", {"username": "alice", "password": "guess"})
+        assert sign_in(Client(REMOTE_ADDR="203.0.113.78"), "carol", PASSWORD).status_code == 302
+    assert AccessAttempt.objects.count() == AccessLog.objects.count() == AccessFailureLog.objects.count() == 0
+    assert not any(address in record.getMessage() or "203.0.113.78" in record.getMessage()
+                   for record in caplog.records)
+    entries = stored_cache_entries()
+    assert any(b"signin" in key or b"axes" in key for key in entries)  # the counts are there...
+    for key, value in entries.items():  # ...and name no one
+        for secret in (address.encode(), b"203.0.113.78", b"alice", b"nobody"):
+            assert secret not in key and secret not in str(value).encode()

@@ -1,5 +1,7 @@
-"""docker-compose.yml, the Makefile and .ci/run say what the README says."""
+"""docker-compose.yml, deploy/haproxy.cfg, the Makefile and .ci/run say what the README says."""
+import os
 import re
+import shutil
 import subprocess
 
 import yaml
@@ -15,7 +17,7 @@ def compose():
 
 def test_it_declares_every_production_service_with_health_checks():
     services = compose()["services"]
-    assert set(services) == {"db", "redis", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "migrate", "web", "balancer", "worker", "beat"}
     for name in ("db", "redis", "web", "worker"):
         assert "healthcheck" in services[name], name
     assert set(compose()["volumes"]) == {"pgdata", "redisdata"}
@@ -27,12 +29,20 @@ def test_it_declares_every_production_service_with_health_checks():
         assert services[name]["depends_on"]["db"]["condition"] == "service_healthy"
 
 
+def test_it_counts_clients_behind_the_proxies_the_readme_recommends():
+    """Without the hop count every client behind the proxies shares one address (the proxy's).
+    docker-compose puts two in front of Daphne: the TLS proxy and the balancer."""
+    for name in ("web", "worker", "beat"):
+        assert compose()["services"][name]["environment"]["TELEMETRY_PROXY_HOPS"] == "${TELEMETRY_PROXY_HOPS:-2}"
+    production = README.split("## Production", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"^\| `TELEMETRY_PROXY_HOPS` \|.*\| `0` \(docker-compose: `2`\) \|$", production, re.M)
+
+
 def test_it_runs_the_commands_the_readme_documents():
     services = compose()["services"]
-    web = services["web"]["command"][-1]
-    assert "python manage.py migrate --noinput" in web
-    daphne = web.split("exec ", 1)[1]
-    assert daphne in README
+    for name in ("migrate", "web"):
+        command = " ".join(services[name]["command"])
+        assert command in README, command
     for name in ("worker", "beat"):
         command = " ".join(services[name]["command"][:6])
         assert command in README, command
@@ -54,3 +64,70 @@ def test_ci_runs_make_test_and_fails_on_failure():
     assert script.startswith("#!/usr/bin/env bash\n")
     assert "set -euo pipefail" in script
     assert re.search(r"^make test$", script, re.M)
+
+
+# ---- the balancer (deploy/haproxy.cfg) ---------------------------------------------------------
+
+HAPROXY_CFG = PROJECT / "deploy" / "haproxy.cfg"
+
+
+def haproxy_sections() -> dict[str, list[str]]:
+    """"frontend site" -> its lines, comments and blank lines left out."""
+    sections, current = {}, None
+    for raw in HAPROXY_CFG.read_text().splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        if not raw[0].isspace():
+            current = sections.setdefault(line.strip(), [])
+        else:
+            current.append(" ".join(line.split()))
+    return sections
+
+
+def test_it_puts_the_web_processes_behind_the_balancer_of_the_repository():
+    services = compose()["services"]
+    balancer, web = services["balancer"], services["web"]
+    assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in balancer["volumes"]
+    assert balancer["ports"] == ["8000:8000"] and "ports" not in web  # only through the balancer
+    assert web["deploy"]["replicas"] == balancer["environment"]["WEB_PROCESSES"] == "${WEB_PROCESSES:-2}"
+    assert balancer["environment"]["ALLOWED_HOSTS"] == web["environment"]["ALLOWED_HOSTS"]
+    # Replicas do not migrate at once: one service does, before any of them starts.
+    assert web["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert services["migrate"]["restart"] == "no"
+    # The configuration's defaults are compose's: the service `web`, the port it serves on.
+    serve = web["command"]
+    port = serve[serve.index("--port") + 1]
+    templates = [line for lines in haproxy_sections().values() for line in lines
+                 if line.startswith("server-template")]
+    assert templates and all(f'"${{WEB_SERVERS-web:{port}}}"' in t for t in templates), templates
+    assert 'bind "${BALANCER_BIND-:8000}"' in haproxy_sections()["frontend site"]
+
+
+def test_it_routes_a_rooms_websockets_by_the_room_id_and_the_rest_round_robin():
+    sections = haproxy_sections()
+    assert "use_backend rooms if { path_beg /ws/rooms/ }" in sections["frontend site"]
+    assert "default_backend pages" in sections["frontend site"]
+    rooms, pages = sections["backend rooms"], sections["backend pages"]
+    # /ws/rooms/<id>/ split at slashes: "", "ws", "rooms", "<id>".
+    assert "balance hash path,field(4,/)" in rooms and "hash-type consistent" in rooms
+    assert "balance roundrobin" in pages
+    assert [l for l in rooms if l.startswith("server-template")] == \
+        [l for l in pages if l.startswith("server-template")]
+    defaults = sections["defaults"]
+    for line in ("mode http", "option forwardfor", "option redispatch", "timeout tunnel 1h",
+                 "option httpchk", "http-check expect status 200"):
+        assert line in defaults, line
+    assert any(l.startswith("http-check send meth GET uri /healthz ") for l in defaults)
+    assert any(l.startswith("default-server check ") for l in defaults)
+    assert not any(l.startswith("log ") for section in sections.values() for l in section)
+
+
+def test_it_writes_a_balancer_configuration_haproxy_accepts():
+    haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+    if haproxy is None:  # the structure is checked above; CI installs haproxy (.ci/run)
+        assert "haproxy" in (PROJECT / ".ci" / "run").read_text()
+        return
+    result = subprocess.run([haproxy, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True,
+                            env={**os.environ, "ALLOWED_HOSTS": "cards.example"}, timeout=30)
+    assert result.returncode == 0, result.stdout + result.stderr

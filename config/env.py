@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import parse_qs, unquote, urlsplit
 
 
@@ -90,3 +91,22 @@ def redis_url(name: str = "REDIS_URL") -> str | None:
     if urlsplit(raw).scheme not in ("redis", "rediss", "unix"):
         raise ConfigError(f"{name} must be a redis:// URL, got {raw!r}")
     return raw
+
+
+_RATE = re.compile(r"\s*(\d+)\s*/\s*(second|minute|hour|day)\s*", re.ASCII)
+_SECONDS_PER = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+
+
+def env_rates(name: str, default: str) -> tuple[tuple[int, int], ...]:
+    """``20/minute,200/hour`` → ((20, 60), (200, 3600)): (requests, seconds) for each window."""
+    raw = os.environ.get(name, default)
+    rates = []
+    for item in raw.split(","):
+        match = _RATE.fullmatch(item)
+        if match is None:
+            raise ConfigError(f"{name} must be limits like 20/minute,200/hour "
+                              f"(per second, minute, hour or day), got {raw!r}")
+        if int(match[1]) < 1:
+            raise ConfigError(f"{name} must allow at least 1 request per window, got {raw!r}")
+        rates.append((int(match[1]), _SECONDS_PER[match[2]]))
+    return tuple(rates)

@@ -10,7 +10,7 @@ from pathlib import Path
 from celery.schedules import crontab
 
 from .env import (ConfigError, database_from_url, env_bool, env_float, env_int, env_list,
-                  env_str, redis_url)
+                  env_rates, env_str, redis_url)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -104,6 +104,18 @@ CELERY_BEAT_SCHEDULE = {
                         "schedule": crontab(hour=3, minute=17)},
 }
 
+# Proxies in front of Daphne that append to X-Forwarded-For: every per-address limit (rooms,
+# telemetry) counts the client they saw (config/client_address.py). The variable keeps its
+# first name, TELEMETRY_PROXY_HOPS, though it serves every limit.
+CLIENT_PROXY_HOPS = env_int("TELEMETRY_PROXY_HOPS", 0)
+if CLIENT_PROXY_HOPS < 0:
+    raise ConfigError(f"TELEMETRY_PROXY_HOPS must be 0 or more, got {CLIENT_PROXY_HOPS}")
+
+# Rooms one client may create, per address and per signed-in account: (requests, seconds)
+# windows in the shared cache (games/rooms/limits.py).
+ROOMS_PER_ADDRESS = env_rates("ROOMS_PER_ADDRESS", "20/minute,200/hour")
+ROOMS_PER_ACCOUNT = env_rates("ROOMS_PER_ACCOUNT", "20/minute,200/hour")
+
 TELEMETRY = {
     "RETENTION_DAYS": 30,
     "PURGE_BATCH": env_int("TELEMETRY_PURGE_BATCH", 20_000),
@@ -111,7 +123,6 @@ TELEMETRY = {
     "RATE_LIMIT": env_int("TELEMETRY_RATE_LIMIT", 120),      # requests per address per window,
     "RATE_WINDOW": env_float("TELEMETRY_RATE_WINDOW", 60.0),  # per process (docs/telemetry.md)
     "MAX_BODY": env_int("TELEMETRY_MAX_BODY", 32 * 1024),
-    "PROXY_HOPS": env_int("TELEMETRY_PROXY_HOPS", 0),  # trusted proxies adding X-Forwarded-For
 }
 
 AUTH_PASSWORD_VALIDATORS = [

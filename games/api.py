@@ -9,7 +9,8 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games.rooms import db, service
+from config.client_address import client_address
+from games.rooms import db, limits, service
 from games.rooms.scheduler import scheduler
 
 MAX_BODY_BYTES = 4096
@@ -17,6 +18,11 @@ MAX_BODY_BYTES = 4096
 
 def _error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+async def _user_id(request) -> int | None:
+    user = await request.auser()
+    return user.pk if user.is_authenticated else None
 
 
 @csrf_exempt
@@ -33,6 +39,11 @@ async def create_room(request):
     unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin"}
     if unknown:
         return _error(400, "invalid_options", f"Unknown field(s): {', '.join(sorted(unknown))}.")
+    wait = await limits.seconds_to_wait(client_address(request), await _user_id(request))
+    if wait:
+        response = _error(429, "too_many_rooms", limits.refusal(wait))
+        response["Retry-After"] = str(wait)
+        return response
     try:
         room, token = await db.call(service.create_room, body.get("game"), body.get("mode"),
                                     body.get("options"), body.get("cpu_level"), body.get("origin"))

@@ -9,7 +9,8 @@ from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from games.rooms import db, service, snapshots
+from config.client_address import scope_client_address
+from games.rooms import db, limits, service, snapshots
 from games.rooms.fanout import fanout
 from games.rooms.scheduler import publish
 
@@ -214,6 +215,11 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self._change(ref, service.play_again, self.room_id, self.seats)
 
     async def _new_link(self, message, ref):
+        user_id = await database_sync_to_async(_user_id)(self.scope)
+        wait = await limits.seconds_to_wait(scope_client_address(self.scope), user_id)
+        if wait:
+            await self._error("too_many_rooms", limits.refusal(wait), ref, retry_after=wait)
+            return
         outcome = await db.call(service.new_link, self.room_id, self.seats)
         reply = outcome.reply
         publish(outcome, self)
@@ -283,9 +289,9 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             await self._send({"type": "next_room", "invite_url": service.invite_url(snap.room.next_room),
                               "room_id": snap.room.next_room, "version": snap.version})
 
-    async def _error(self, code, message, ref):
+    async def _error(self, code, message, ref, **fields):
         await self._send({"type": "error", "code": code, "message": message,
-                          "version": self.sent_version, **_ref(ref)})
+                          "version": self.sent_version, **fields, **_ref(ref)})
 
     async def _send(self, message):
         await self._send_text(json.dumps(message, separators=(",", ":")))

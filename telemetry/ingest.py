@@ -28,19 +28,6 @@ def limiter() -> RateLimiter:
     return _limiter
 
 
-def client_address(request) -> str:
-    """The address to count requests by; used here and nowhere else, never stored.
-
-    Behind PROXY_HOPS trusted proxies, the client is that many entries from the right of
-    X-Forwarded-For (the entries further left are whatever the client claimed)."""
-    hops = settings.TELEMETRY["PROXY_HOPS"]
-    if hops:
-        forwarded = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",") if part.strip()]
-        if len(forwarded) >= hops:
-            return forwarded[-hops]
-    return request.META.get("REMOTE_ADDR", "")
-
-
 _COLUMNS = [f for f in Event._meta.concrete_fields if not f.primary_key]
 _FROM_SERVER = ("received_at", "browser", "os")
 

@@ -44,6 +44,13 @@ class RateLimiter:
                 self._sweep(now)
             return count <= self.limit
 
+    def seconds_left(self, address: str) -> float:
+        """How long until ``address``'s window ends (0 when it has none): its Retry-After."""
+        now = self.clock()
+        with self._lock:
+            start, _ = self._counts.get(self._digest(address), (now - self.window, 0))
+        return max(0.0, start + self.window - now)
+
     def _sweep(self, now: float):
         expired = [d for d, (start, _) in self._counts.items() if now - start >= self.window]
         for digest in expired:

@@ -1,12 +1,15 @@
 import json
+import math
 
 from django.conf import settings
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
+from config.client_address import client_address
+
 from . import schema
-from .ingest import accept, client_address, limiter
+from .ingest import accept, limiter
 from .optout import user_opted_out
 
 
@@ -22,8 +25,11 @@ def events(request):
         return HttpResponseNotAllowed(["POST"])
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return _error(403, "cross_site", "Statistics are accepted from this site's own pages only.")
-    if not limiter().allow(client_address(request)):
-        return _error(429, "too_many_requests", "Too many statistics requests; try again later.")
+    address = client_address(request)
+    if not limiter().allow(address):
+        response = _error(429, "too_many_requests", "Too many statistics requests; try again later.")
+        response["Retry-After"] = str(max(1, math.ceil(limiter().seconds_left(address))))
+        return response
     max_body = settings.TELEMETRY["MAX_BODY"]
     try:
         declared = int(request.headers.get("Content-Length") or 0)
@@ -46,6 +52,7 @@ def privacy(request):
     return render(request, "telemetry/privacy.html", {
         "fields": schema.describe(),
         "retention_days": settings.TELEMETRY["RETENTION_DAYS"],
+        "room_idle_hours": settings.ROOM_CLEANUP["IDLE_HOURS"],
         "account_off": user_opted_out(request.user),
     })
 

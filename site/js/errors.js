@@ -46,6 +46,7 @@ const MESSAGES = {
   invalid_mode: gettext("This game cannot be played that way."),
   invalid_cpu_level: gettext("There is no such CPU level."),
   too_large: gettext("The request is too large."),
+  too_many_rooms: gettext("Too many new tables in a short time: try again in a few minutes."),
 };
 
 export function errorText(code, serverMessage) {

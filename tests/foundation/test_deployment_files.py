@@ -38,6 +38,17 @@ def test_it_counts_clients_behind_the_proxies_the_readme_recommends():
     assert re.search(r"^\| `TELEMETRY_PROXY_HOPS` \|.*\| `0` \(docker-compose: `2`\) \|$", production, re.M)
 
 
+def test_it_counts_clients_behind_the_proxies_in_front_of_daphne():
+    """Without the hop count every client behind a proxy shares one address (the proxy's)."""
+    (setting,) = {compose()["services"][name]["environment"]["TELEMETRY_PROXY_HOPS"]
+                  for name in ("web", "worker", "beat")}
+    count = int(re.fullmatch(r"\$\{TELEMETRY_PROXY_HOPS:-(\d+)\}", setting)[1])
+    assert count >= 1  # at least the TLS proxy the README asks for
+    production = README.split("## Production", 1)[1].split("\n## ", 1)[0]
+    assert re.search(rf"^\| `TELEMETRY_PROXY_HOPS` \|.*\| `0` \(docker-compose: `{count}`\) \|$",
+                     production, re.M)
+
+
 def test_it_runs_the_commands_the_readme_documents():
     services = compose()["services"]
     for name in ("migrate", "web"):

@@ -26,6 +26,19 @@ def test_it_reads_numbers_and_lists(monkeypatch):
     assert env.env_list("HOSTS", ["x"]) == ["x"]
 
 
+def test_it_reads_rate_limits(monkeypatch):
+    assert env.env_rates("RATES", "20/minute,200/hour") == ((20, 60), (200, 3600))
+    monkeypatch.setenv("RATES", " 5 / second , 1/day")
+    assert env.env_rates("RATES", "20/minute") == ((5, 1), (1, 86400))
+    for bad in ("", "20", "20/minutes", "x/hour", "20/minute,", "-1/hour"):
+        monkeypatch.setenv("RATES", bad)
+        with pytest.raises(ConfigError, match="RATES must be limits like 20/minute,200/hour"):
+            env.env_rates("RATES", "20/minute")
+    monkeypatch.setenv("RATES", "0/minute")
+    with pytest.raises(ConfigError, match="RATES must allow at least 1 request per window"):
+        env.env_rates("RATES", "20/minute")
+
+
 def test_it_parses_database_urls(tmp_path):
     pg = env.database_from_url("postgres://u:p%40ss@db:5433/cards?sslmode=require", tmp_path)
     assert (pg["ENGINE"], pg["NAME"], pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"]) == (

@@ -78,11 +78,11 @@ def _embedded_site(tmp_path: Path, **overrides: str) -> Site:
     return Site("embedded", env, tmp_path, 1)
 
 
-def _services_site(tmp_path: Path, name: str):
+def _services_site(tmp_path: Path, name: str, **overrides: str):
     import psycopg
     with psycopg.connect(SERVICES_DB_ADMIN, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    env = embedded_env(tmp_path, **FAST_TIMING)
+    env = embedded_env(tmp_path, **{**FAST_TIMING, **overrides})
     env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{name}"
     env["REDIS_URL"] = SERVICES_REDIS
     migrate(env)
@@ -96,7 +96,7 @@ def _drop_database(name: str):
 
 
 def make_site(kind: str, tmp_path: Path, **overrides: str):
-    """Starts a site; returns (site, cleanup)."""
+    """Starts a site; returns (site, cleanup). ``overrides``: its environment's differences."""
     if kind == "embedded":
         site = _embedded_site(tmp_path, **overrides)
         return site, site.stop
@@ -104,7 +104,7 @@ def make_site(kind: str, tmp_path: Path, **overrides: str):
         pytest.fail("PostgreSQL and Redis were reachable when the suite started but are not now.")
     name = f"rooms_{secrets.token_hex(6)}"
     try:
-        site = _services_site(tmp_path, name)
+        site = _services_site(tmp_path, name, **overrides)
     except Exception:
         _drop_database(name)
         raise

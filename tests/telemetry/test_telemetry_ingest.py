@@ -98,7 +98,8 @@ def test_it_answers_429_after_the_limit_per_address(client, settings):
 
 
 def test_it_counts_the_forwarded_client_behind_trusted_proxies(client, settings):
-    settings.TELEMETRY = {**settings.TELEMETRY, "RATE_LIMIT": 1, "RATE_WINDOW": 3600, "PROXY_HOPS": 1}
+    settings.TELEMETRY = {**settings.TELEMETRY, "RATE_LIMIT": 1, "RATE_WINDOW": 3600}
+    settings.CLIENT_PROXY_HOPS = 1
     body = {"events": [event()]}
     assert post(client, body, HTTP_X_FORWARDED_FOR="1.1.1.1, 192.0.2.7").status_code == 202
     # A spoofed left-hand entry does not give a fresh allowance: the proxy's entry counts.

@@ -1,0 +1,55 @@
+"""How many rooms one client may create: per address and per signed-in account.
+
+Every path that makes a room goes through here: ``POST /api/rooms`` (the menu, the result
+screen's "new game", bots) and the WebSocket ``new_link``. ``play_again`` deals a new game in
+the same room and makes none. The windows are settings.ROOMS_PER_ADDRESS and
+ROOMS_PER_ACCOUNT (README); the counts live in the shared cache (config/rate_limit.py).
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils.translation import ngettext
+
+from config import rate_limit
+
+
+def _limit(name: str, rates) -> rate_limit.Limit:
+    return rate_limit.Limit(name, tuple(rate_limit.Window(count, seconds) for count, seconds in rates))
+
+
+def _network(address: str) -> str:
+    """An IPv6 client holds a whole /64 and may use any address in it: the /64 is counted."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # no address (a Unix socket) or a proxy's odd entry: counted as it is
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:  # an IPv4 client on a dual-stack socket
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+
+
+def _seconds_to_wait(address: str, user_id: int | None) -> int:
+    checks = [(_limit("rooms-per-address", settings.ROOMS_PER_ADDRESS), _network(address))]
+    if user_id is not None:
+        checks.append((_limit("rooms-per-account", settings.ROOMS_PER_ACCOUNT), str(user_id)))
+    return rate_limit.hit(*checks)
+
+
+async def seconds_to_wait(address: str, user_id: int | None) -> int:
+    """Counts a room this client is about to create: 0 when it may, else the whole seconds
+    until it may (and then nothing is counted)."""
+    # The cache is synchronous (Redis round trips): kept off the event loop.
+    return await sync_to_async(_seconds_to_wait, thread_sensitive=False)(address, user_id)
+
+
+def refusal(seconds: int) -> str:
+    minutes = math.ceil(seconds / 60)
+    return ngettext("Too many new tables in a short time: try again in %(minutes)d minute.",
+                    "Too many new tables in a short time: try again in %(minutes)d minutes.",
+                    minutes) % {"minutes": minutes}

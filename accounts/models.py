@@ -6,6 +6,8 @@ from django.db import models
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from .sessions import Session  # noqa: F401  (the session engine's table belongs to this app)
+
 
 class Profile(models.Model):
     """One per user, created with the user (see receivers.py).

@@ -1,11 +1,12 @@
 """Signal receivers, connected in AccountsConfig.ready()."""
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
 
 from games.signals import game_finished
 
+from . import deletion
 from .models import Profile
 from .records import store_finished_game
 from .signin_throttle import record_failure
@@ -17,6 +18,13 @@ def create_profile(sender, instance, created, raw=False, **kwargs):
     # ``user.profile`` never fails in another app.
     if created and not raw:
         Profile.objects.get_or_create(user=instance)
+
+
+@receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.forget_deleted_user")
+def forget_deleted_user(sender, instance, **kwargs):
+    # However the user is deleted (the site, the admin, the shell), inside that deletion's
+    # transaction: what the cascade cannot reach goes too (deletion.py).
+    deletion.forget(instance)
 
 
 @receiver(user_login_failed, dispatch_uid="accounts.count_sign_in_failure")

@@ -5,13 +5,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import language, signin_throttle
+from games.rooms.service import RoomError
+
+from . import deletion, language, signin_throttle
 from .charts import results_chart
+from .export import export_data
 from .forms import DeleteAccountForm, PrivacyForm, SignUpForm, ThrottledPasswordResetForm
 from .models import Profile
 from .stats import player_stats
@@ -105,23 +107,7 @@ def privacy(request):
 
 @login_required
 def export(request):
-    user = request.user
-    profile = Profile.of(user)
-    data = {
-        "exported_at": timezone.now().isoformat(),
-        "account": {
-            "username": user.get_username(),
-            "email": user.email,
-            "date_joined": user.date_joined.isoformat(),
-            "last_login": user.last_login.isoformat() if user.last_login else None,
-            "telemetry_enabled": profile.telemetry_enabled,
-            "public_profile": profile.public_profile,
-            "language": profile.language or None,
-        },
-        "game_records": [record.to_json()
-                         for record in user.game_records.order_by("finished_at", "id").iterator()],
-    }
-    response = JsonResponse(data, json_dumps_params={"indent": 2})
+    response = JsonResponse(export_data(request.user), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = 'attachment; filename="card-table-my-data.json"'
     return response
 
@@ -129,13 +115,22 @@ def export(request):
 @login_required
 def delete_account(request):
     form = DeleteAccountForm(request.user, request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = request.user
-        logout(request)
-        user.delete()  # cascades to the profile and every game record
-        return redirect("accounts:deleted")
-    return render(request, "accounts/delete.html", {"form": form},
-                  status=400 if form.errors else 200)
+        try:
+            # Every session, seat and record of the account (deletion.py); this browser's
+            # session row goes with the others, logout() then clears its cookie.
+            deletion.delete_account(request.user)
+        except RoomError:
+            # A room could not be written (database busy or away): nothing was deleted.
+            form.add_error(None, _("Your account could not be deleted just now. Please try again."))
+            status = 503
+        else:
+            logout(request)
+            return redirect("accounts:deleted")
+    elif form.errors:
+        status = 400
+    return render(request, "accounts/delete.html", {"form": form}, status=status)
 
 
 def deleted(request):

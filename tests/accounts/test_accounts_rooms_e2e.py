@@ -4,17 +4,14 @@ loss; signing in on the room page before the end gets the game recorded."""
 from __future__ import annotations
 
 import asyncio
-import http.cookiejar
 import json
 import re
-import urllib.parse
 import urllib.request
 
 import pytest
-import websockets
 
-from accounts_testlib import PASSWORD
-from games.bot import Connection, create_room, play, ws_url
+from accounts_testlib import Browser
+from games.bot import Connection, create_room, play
 from tests.live import embedded_env, running_site
 
 FAST_TIMING = {"CPU_DELAY_MEMORY_FLIP": "0.002", "MEMORY_CONCEAL_DELAY": "0.01",
@@ -28,54 +25,6 @@ def site(tmp_path_factory):
     env = embedded_env(tmp_path, **FAST_TIMING)
     with running_site(tmp_path, env) as server:
         yield server
-
-
-class Browser:
-    """A cookie jar and the pages a person would open: enough to sign up and read /accounts/me/."""
-
-    def __init__(self, url: str):
-        self.url = url
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-
-    def get(self, path: str) -> str:
-        with self.opener.open(self.url + path, timeout=10) as response:
-            return response.read().decode()
-
-    def sign_up(self, username: str) -> None:
-        self.get("/accounts/signup/")
-        token = next(c.value for c in self.jar if c.name == "csrftoken")
-        body = urllib.parse.urlencode({"username": username, "password1": PASSWORD,
-                                       "password2": PASSWORD, "csrfmiddlewaretoken": token}).encode()
-        with self.opener.open(self.url + "/accounts/signup/", body, timeout=10) as response:
-            assert response.url.endswith("/accounts/me/"), response.url
-        assert any(c.name == "sessionid" for c in self.jar)
-
-    def cookie_header(self) -> str:
-        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
-
-    async def connect(self, room_id: str, token: str | None) -> Connection:
-        """The room page's WebSocket, carrying this browser's cookies as a browser would."""
-        conn = Connection(self.url, room_id)
-        conn.ws = await websockets.connect(ws_url(self.url, room_id), origin=self.url,
-                                           additional_headers={"Cookie": self.cookie_header()})
-        conn.token = token
-        await conn.request("hello", token=token)
-        return conn
-
-    def my_games(self) -> list[dict]:
-        """The finished games listed on /accounts/me/, as (game, mode, result) per row."""
-        html = self.get("/accounts/me/")
-        rows = re.findall(r'<tr class="record">(.*?)</tr>', html, re.S)
-        games = []
-        for row in rows:
-            cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
-            games.append({"game": cells[1], "mode": cells[2], "level": cells[3], "result": cells[5]})
-        return games
-
-    def total_games(self) -> int:
-        match = re.search(r'<dd id="total-games">(\d+)</dd>', self.get("/accounts/me/"))
-        return int(match.group(1)) if match else 0
 
 
 def room_status(url: str, room_id: str) -> str:

@@ -54,6 +54,9 @@ MIDDLEWARE = [
     # Last, as axes asks: turns a locked-out sign-in into its 429 (accounts/signin_throttle.py).
     "axes.middleware.AxesMiddleware",
 ]
+# Database sessions that name their account, so deleting an account ends all of its sessions
+# (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

@@ -50,7 +50,7 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine_cpu import postgres_pids, redis_pids, total_cpu, used  # noqa: E402
+from machine_load import postgres_pids, postgres_writes, redis_pids, total_cpu, used  # noqa: E402
 from rooms_stack import Stack, cpu_seconds, load_average, memory_mb  # noqa: E402
 
 from tests.balancer import Balancer  # noqa: E402  (rooms_stack put the project on the path)
@@ -299,18 +299,22 @@ class Machine:
 
     def __init__(self, server_pids: list[int], database: str | None, balancer_pid: int | None):
         self.server_pids = server_pids
+        self.database = database
         self.groups = {"PostgreSQL": postgres_pids(database) if database else [],
                        "Redis": redis_pids() if database else [],
                        "HAProxy": [balancer_pid] if balancer_pid else []}
 
     def read(self) -> dict:
         return {"servers": [cpu_seconds(p) for p in self.server_pids],
+                "writes": postgres_writes(self.database) if self.database else (0, 0, 0),
                 **{name: total_cpu(pids) for name, pids in self.groups.items() if pids}}
 
     @staticmethod
     def spent(before: dict, after: dict) -> dict:
         return {"servers": [b - a for a, b in zip(before["servers"], after["servers"])],
-                **{name: used(before[name], after[name]) for name in before if name != "servers"}}
+                "writes": tuple(b - a for a, b in zip(before["writes"], after["writes"])),
+                **{name: used(before[name], after[name]) for name in before
+                   if name not in ("servers", "writes")}}
 
 
 def run_phase(workers, machine: Machine, warmup: float, seconds: float):
@@ -351,12 +355,17 @@ def report(title: str, wall: float, spent: dict, results: list, pids: list[int])
               f"{rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
     if pids and actions:
         others = [f"{name} {seconds / wall * 100:.0f}% ({seconds / actions * 1000:.2f} ms)"
-                  for name, seconds in spent.items() if name != "servers"]
+                  for name, seconds in spent.items() if name not in ("servers", "writes")]
         unit = "action" if title == "rooms" else "echo"
         print(f"  CPU per {unit}: server processes "
               f"{sum(spent['servers']) / actions * 1000:.2f} ms; "
               f"{'; '.join(others) or 'nothing else measured'} (share of one core, and per {unit})",
               flush=True)
+        commits, rows, wal = spent["writes"]
+        print(f"  PostgreSQL per {unit}: {commits / actions:.2f} transactions (reads included; "
+              f"{commits / wall:.0f}/s), {rows / actions:.2f} rows written, "
+              f"{wal / actions / 1024:.1f} KB of WAL (the whole server's: the bench's on a "
+              f"quiet machine)", flush=True)
     return figures
 
 

@@ -8,6 +8,7 @@ from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.contrib.auth import get_user_model
 
 from config.client_address import scope_client_address
 from games.rooms import db, limits, service, snapshots
@@ -58,7 +59,11 @@ class Refused(Exception):
 
 def _user_id(scope) -> int | None:
     user = scope.get("user")
-    return user.pk if user is not None and user.is_authenticated else None
+    if user is None or not user.is_authenticated:
+        return None
+    # A connection keeps the user it was opened with: once that account is deleted
+    # (accounts/deletion.py), the seats it takes or greets must not name it again.
+    return user.pk if get_user_model().objects.filter(pk=user.pk, is_active=True).exists() else None
 
 
 class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):

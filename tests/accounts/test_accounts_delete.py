@@ -82,6 +82,10 @@ async def test_a_deleted_account_leaves_no_trace_and_its_games_go_on(site):
     friend = await connect(site.url_for(1), created["room_id"])
     await friend.request("join")
     await seat0.wait_for(lambda s: s["room"]["status"] == "playing", 10)
+    # A page left open on a friend's room, to join it after the account is gone.
+    waiting = create_room(site.url, "bozu", "friends", options("bozu"), "easy")
+    host = await connect(site.url, waiting["room_id"], waiting["seat_token"])
+    onlooker = await player.connect(waiting["room_id"], None)
     user_id = get_user_id(site)
 
     before = traces(site.query, user_id, USERNAME, EMAIL)
@@ -96,6 +100,10 @@ async def test_a_deleted_account_leaves_no_trace_and_its_games_go_on(site):
     assert traces(site.query, user_id, USERNAME, EMAIL) == {}
     assert not player.signed_in() and not other_browser.signed_in()
     assert not any(c.name == "sessionid" for c in player.jar)
+    # The page opened while signed in takes a seat as anyone would, naming nobody.
+    assert (await onlooker.request("join"))["room"]["you"]["seats"] == [1]
+    await close_all(host, onlooker)
+    assert traces(site.query, user_id, USERNAME, EMAIL) == {}
 
     # The seat stays the player's (the token still plays it) and the game ends as usual,
     # recorded for nobody.

@@ -15,4 +15,4 @@ RUN DEBUG=0 SECRET_KEY=build-only-not-used-at-runtime-0123456789abcdef \
 RUN useradd --create-home cards && chown -R cards /app
 USER cards
 EXPOSE 8000
-CMD ["daphne", "--no-server-name", "--access-log", "/dev/null", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
+CMD ["python", "manage.py", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -23,7 +23,7 @@ migrate: install
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne --no-server-name --access-log /dev/null -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -13,6 +13,12 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
+from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
+
+# Daphne's access log writes to a stream, past LOGGING: every start of the server (`daphne` with
+# any flags, `manage.py serve`, `runserver`) imports this module before it builds its server, so
+# the log gets no client address, room id or token, whatever --access-log says.
+keep_server_logs_anonymous()
 
 # with_scheduler: every server process runs the rooms' timed steps (games/rooms/scheduler.py).
 application = with_scheduler(ProtocolTypeRouter({

@@ -197,6 +197,9 @@ EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend")
+# For EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend: one file per mail in this
+# folder (tests read password-reset links there, apart from the server's log).
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
@@ -231,24 +234,24 @@ GAME_TIMING = {
     "process_dead_after": env_float("SERVER_DEAD_AFTER", 20.0),
 }
 
-# Logging never records a client address: Daphne's access log is off (see README), and
-# Django's request logging is kept to the path-free error messages it writes.
-# Every handler scrubs addresses from messages and drops the request (and its META) from
-# records; "django" logs only through that handler, so Django's default mail_admins handler
-# (request META in the mail) is gone (telemetry/logs.py).
+# Logging never records a client address, a room id or a token, however the server is started
+# (telemetry/logs.py). The one handler scrubs every record: addresses, and the secret parts of
+# paths (Django's request warnings name the path) become placeholders, and the request (and its
+# META) is dropped. Every logger reaches it: Daphne's and Twisted's propagate to the root, and
+# "django" writes only through it, so Django's default mail_admins handler (request META in the
+# mail) is gone. Daphne's access log is no logger: config/asgi.py scrubs it.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"no_client_address": {"()": "telemetry.logs.ScrubClientAddress"}},
+    "filters": {"scrub": {"()": "telemetry.logs.ScrubLogRecord"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
-                             "filters": ["no_client_address"]}},
+                             "filters": ["scrub"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.server": {"level": "ERROR"},
         "axes": {"level": "ERROR"},  # a line per attempt, naming no one (AXES_CLIENT_IP_CALLABLE)
-        "daphne.access": {"level": "ERROR"},
     },
 }
 DEFAULT_EXCEPTION_REPORTER_FILTER = "telemetry.logs.NoAddressReporterFilter"

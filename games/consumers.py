@@ -272,7 +272,8 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
                     break  # the database holds nothing newer (the room was reset): stop asking
         except Exception:
             # The room could not be read (database down?): the client reconnects and resyncs.
-            log.warning("could not send room %s's new state", self.room_id, exc_info=True)
+            # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
+            log.warning("could not send a room's new state", exc_info=True)
             await self.close(code=1011)
 
     async def _send_latest(self, version: int, ref=None) -> None:

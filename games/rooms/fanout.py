@@ -122,7 +122,8 @@ class Fanout:
             await self._client().publish(self._channel(room_id), f"{self.process_id}:{version}")
         except Exception as exc:
             # Redis is away: every process's listener fails too and has its connections resync.
-            log.warning("could not tell the other processes about room %s: %s", room_id, exc)
+            # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
+            log.warning("could not tell the other processes about a room's change: %s", exc)
 
     async def _sync_subscription(self, room_id: str) -> None:
         if settings.REDIS_URL is None:

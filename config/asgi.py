@@ -27,10 +27,10 @@ application = with_scheduler(ProtocolTypeRouter({
 }))
 start_when_reactor_runs()
 
-# The daily telemetry purge when there is no Celery beat (embedded default): telemetry/schedule.py.
-from telemetry.schedule import start_embedded_purge_schedule  # noqa: E402
+# Celery beat's tasks when there is no beat (embedded default): config/embedded_beat.py.
+from config.embedded_beat import start_embedded_beat  # noqa: E402
 
-start_embedded_purge_schedule()
+start_embedded_beat()
 
 # Garbage collection for a long-running server. Everything loaded so far (Django, the apps,
 # the engines' tables) lives as long as the process: freezing it keeps every full collection

@@ -101,10 +101,15 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
-    # Anonymous statistics are deleted 30 days after they arrive (SPEC 6.3). Without beat (the
-    # embedded default) telemetry/schedule.py runs the same task from the server process.
+    # Without beat (the embedded default) config/embedded_beat.py runs the same tasks from the
+    # server process. Anonymous statistics are deleted 30 days after they arrive (SPEC 6.3).
     "telemetry-purge": {"task": "telemetry.purge_expired_events",
                         "schedule": crontab(hour=3, minute=17)},
+    # The buffer of accepted statistics is stored, shuffled, at the top of every hour (events
+    # carry no finer time: docs/telemetry.md, "Unlinkable").
+    "telemetry-flush": {"task": "telemetry.flush_pending_events", "schedule": crontab(minute=0)},
+    # Rooms nobody has touched for a day are deleted with their events (games/rooms/cleanup.py).
+    "rooms-cleanup": {"task": "games.delete_idle_rooms", "schedule": crontab(minute=30)},
 }
 
 # Proxies in front of Daphne that append to X-Forwarded-For: every per-address limit (rooms,
@@ -123,9 +128,18 @@ TELEMETRY = {
     "RETENTION_DAYS": 30,
     "PURGE_BATCH": env_int("TELEMETRY_PURGE_BATCH", 20_000),
     "EMBEDDED_PURGE_INTERVAL": env_float("TELEMETRY_EMBEDDED_PURGE_INTERVAL", 24 * 3600.0),
+    "EMBEDDED_FLUSH_INTERVAL": env_float("TELEMETRY_EMBEDDED_FLUSH_INTERVAL", 3600.0),
     "RATE_LIMIT": env_int("TELEMETRY_RATE_LIMIT", 120),      # requests per address per window,
     "RATE_WINDOW": env_float("TELEMETRY_RATE_WINDOW", 60.0),  # per process (docs/telemetry.md)
     "MAX_BODY": env_int("TELEMETRY_MAX_BODY", 32 * 1024),
+}
+
+# Rooms unchanged for IDLE_HOURS, with no connection and no step due, are deleted
+# (games/rooms/cleanup.py): hourly by beat, or every EMBEDDED_INTERVAL seconds without it.
+ROOM_CLEANUP = {
+    "IDLE_HOURS": 24,
+    "BATCH": env_int("ROOM_CLEANUP_BATCH", 500),
+    "EMBEDDED_INTERVAL": env_float("ROOM_CLEANUP_EMBEDDED_INTERVAL", 3600.0),
 }
 
 AUTH_PASSWORD_VALIDATORS = [

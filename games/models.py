@@ -63,7 +63,9 @@ class RoomEvent(models.Model):
 
 
 class FinishedGame(models.Model):
-    """The game_finished record as sent (games/signals.py): one row per really finished game."""
+    """The game_finished record (games/signals.py) for operators: one row per really finished
+    game, without the players' user ids and with its times cut to the hour (service._unlinked):
+    the link to an account lives only in the account's own record (accounts.GameRecord)."""
 
     game = models.CharField(max_length=16)
     mode = models.CharField(max_length=16)
@@ -71,9 +73,9 @@ class FinishedGame(models.Model):
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     moves = models.PositiveIntegerField()
     duration_seconds = models.FloatField()
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField(db_index=True)
-    seats = models.JSONField()
+    started_at = models.DateTimeField()  # the hour (UTC)
+    finished_at = models.DateTimeField(db_index=True)  # the hour (UTC)
+    seats = models.JSONField()  # the signal's seats without "user_id"
     room_origin = models.CharField(max_length=16, blank=True, default="")
     reconnections = models.PositiveIntegerField(default=0)
 

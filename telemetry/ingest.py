@@ -1,4 +1,5 @@
-"""Accepting a batch of events: limits, schema, opt-out, User-Agent reduction, one INSERT."""
+"""Accepting a batch of events: limits, schema, opt-out, User-Agent reduction, one INSERT into
+the buffer (``PendingEvent``; buffer.py moves it into ``Event`` every hour)."""
 from __future__ import annotations
 
 import functools
@@ -10,9 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections
-from django.utils import timezone
 
-from .models import Event
+from .models import PendingEvent
 from .optout import drop_reason
 from .ratelimit import RateLimiter
 from .useragent import reduce_user_agent
@@ -28,20 +28,19 @@ def limiter() -> RateLimiter:
     return _limiter
 
 
-_COLUMNS = [f for f in Event._meta.concrete_fields if not f.primary_key]
-_FROM_SERVER = ("received_at", "browser", "os")
+_COLUMNS = [f for f in PendingEvent._meta.concrete_fields if not f.primary_key]
+_FROM_SERVER = ("browser", "os")
 
 
 def store(events: list[dict], user_agent: str | None) -> int:
     browser, os_family = reduce_user_agent(user_agent)
-    now = timezone.now()
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(_recordset_insert(), {"received_at": now, "browser": browser, "os": os_family,
+            cursor.execute(_recordset_insert(), {"browser": browser, "os": os_family,
                                                  "events": json.dumps(events), **_DEFAULTS})
         return len(events)
-    rows = [Event(received_at=now, browser=browser, os=os_family, **event) for event in events]
-    Event.objects.bulk_create(rows)
+    rows = [PendingEvent(browser=browser, os=os_family, **event) for event in events]
+    PendingEvent.objects.bulk_create(rows)
     return len(rows)
 
 
@@ -57,8 +56,8 @@ def _recordset_insert() -> str:
     Events are already validated to the model's columns (schema.py). Sending them as a single
     JSON parameter costs the server process a json.dumps, where bulk_create adapted and quoted
     every value of every row (most of an ingest's CPU time, bench/telemetry_bench.py), and one
-    INSERT is all-or-nothing by itself: no BEGIN and COMMIT round trips around it. Rows are
-    inserted in the batch's order (ids follow it), missing fields get the model's defaults."""
+    INSERT is all-or-nothing by itself: no BEGIN and COMMIT round trips around it. Keys are
+    random (gen_random_uuid), missing fields get the model's defaults."""
     quote = connection.ops.quote_name
     from_client = [f for f in _COLUMNS if f.name not in _FROM_SERVER]
     values = []
@@ -72,10 +71,10 @@ def _recordset_insert() -> str:
     # text, not varchar(n): a cast to varchar(n) would cut a value short where the INSERT refuses it.
     record = ", ".join(f"{quote(f.name)} {'text' if f.get_internal_type() == 'CharField' else f.db_type(connection)}"
                        for f in from_client)
-    return (f"INSERT INTO {quote(Event._meta.db_table)} ({', '.join(quote(f.column) for f in _COLUMNS)}) "
-            f"SELECT {', '.join(values)} "
-            f"FROM ROWS FROM (jsonb_to_recordset(%(events)s::jsonb) AS ({record})) "
-            f"WITH ORDINALITY AS r({', '.join(quote(f.name) for f in from_client)}, _n) ORDER BY r._n")
+    return (f"INSERT INTO {quote(PendingEvent._meta.db_table)} "
+            f"(id, {', '.join(quote(f.column) for f in _COLUMNS)}) "
+            f"SELECT gen_random_uuid(), {', '.join(values)} "
+            f"FROM jsonb_to_recordset(%(events)s::jsonb) AS r({record})")
 
 
 def accept(request, events: list[dict], opt_in: bool) -> dict:

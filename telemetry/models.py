@@ -1,15 +1,26 @@
 """Accepted events: bucket labels and enumerated values only (telemetry/schema.py).
 
-There is no column for an address, a User-Agent, a user, a room or a URL: what is not here
-cannot leak. Rows are deleted 30 days after ``received_at`` (purge.py).
+There is no column for an address, a User-Agent, a user, a room, a URL or the page-open id: what
+is not here cannot leak. Nothing stored places an event in time more finely than one hour, so a
+row cannot be joined on time to a room or a game record (docs/telemetry.md, "Unlinkable"):
+
+- ingest writes to ``PendingEvent``, a buffer with no time at all;
+- every hour ``buffer.flush_pending`` moves the whole buffer into ``Event`` in shuffled order,
+  with ``received_at`` the hour of the move;
+- keys are random UUIDs, so neither key order nor storage order follows arrival.
+
+Events are deleted 30 days after ``received_at`` (purge.py).
 """
+import uuid
+
 from django.db import models
 
 
-class Event(models.Model):
-    received_at = models.DateTimeField(db_index=True)
+class EventFields(models.Model):
+    """What one event holds, in the buffer and once stored."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     type = models.CharField(max_length=24)
-    page = models.UUIDField()
     # Device context (every event).
     device = models.CharField(max_length=8, default="unknown")
     memory = models.CharField(max_length=8, default="unknown")
@@ -24,7 +35,7 @@ class Event(models.Model):
     cpu_level = models.CharField(max_length=8, blank=True, default="")
     settings = models.JSONField(null=True, blank=True)
     result = models.CharField(max_length=8, blank=True, default="")
-    move_count = models.PositiveIntegerField(null=True, blank=True)
+    move_count = models.CharField(max_length=8, blank=True, default="")  # a bucket label
     duration = models.CharField(max_length=8, blank=True, default="")
     # Friends' rooms.
     origin = models.CharField(max_length=8, blank=True, default="")
@@ -39,7 +50,22 @@ class Event(models.Model):
     failure = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
+        abstract = True
+
+
+class Event(EventFields):
+    received_at = models.DateTimeField(db_index=True)  # the hour the buffer was flushed (UTC)
+
+    class Meta:
         indexes = [models.Index(fields=["type", "received_at"], name="telemetry_type_received")]
 
     def __str__(self):
-        return f"{self.type} {self.received_at:%Y-%m-%d %H:%M}"
+        return f"{self.type} {self.received_at:%Y-%m-%d %H:00}"
+
+
+class PendingEvent(EventFields):
+    """Accepted, not yet stored: emptied into Event every hour (buffer.py). No time column, so
+    the buffer says nothing about when an event came but that it came since the last flush."""
+
+    def __str__(self):
+        return f"pending {self.type}"

@@ -2,7 +2,9 @@
 
 Every field has a type and its allowed values (or bucket edges). The browser buckets raw
 measurements with the same edges (they are handed to the page by the ``telemetry_config``
-template tag), so the server only ever sees bucket labels. Validation is strict: an unknown
+template tag), so the server only ever sees bucket labels (``move_count`` from pages older than
+its bucketing still arrives as a number: the server buckets it the same way and stores only the
+label). Validation is strict: an unknown
 field, a field of SPEC 6.2, a wrong type or a value outside its set rejects the whole request.
 docs/telemetry.md describes the same schema for people; tests/telemetry/test_schema.py checks
 every value.
@@ -49,6 +51,10 @@ BUCKETS = {
     "memory": Buckets("GiB", (1, 2, 4, 8), ("<1", "1-2", "2-4", "4-8", "8+")),
     # navigator.hardwareConcurrency.
     "cores": Buckets("cores", (2, 3, 5, 9, 17), ("1", "2", "3-4", "5-8", "9-16", "17+")),
+    # Moves in a finished game: a count, bucketed so that it cannot single out the game's
+    # record (accounts.GameRecord keeps the exact count for its player).
+    "move_count": Buckets("moves", (10, 25, 50, 100, 200, 400),
+                          ("<10", "10-24", "25-49", "50-99", "100-199", "200-399", "400+")),
     # Game duration, first action to end.
     "duration": Buckets("s", (60, 180, 600, 1800, 3600),
                         ("<1m", "1-3m", "3-10m", "10-30m", "30-60m", "60m+")),
@@ -63,11 +69,25 @@ BUCKETS = {
 @dataclass(frozen=True)
 class Field:
     name: str
-    kind: str  # "enum" | "bucket" | "int" | "uuid" | "settings"
+    kind: str  # "enum" | "bucket" | "int" | "uuid" | "settings" | "counted"
     values: tuple = ()
     minimum: int = 0
     maximum: int = 0
     doc: str = ""
+
+    def clean(self, value, where: str):
+        """The value to store: ``value`` checked, and a "counted" number turned into its label."""
+        if self.kind == "counted":
+            if isinstance(value, int) and not isinstance(value, bool):
+                Field(self.name, "int", minimum=self.minimum, maximum=self.maximum).check(value, where)
+                return BUCKETS[self.name].label(value)
+            if not isinstance(value, str):
+                raise SchemaError(f"{where}{self.name} must be a bucket label or a whole number, "
+                                  f"got {_json_type(value)}.")
+            Field(self.name, "bucket", self.values).check(value, where)
+            return value
+        self.check(value, where)
+        return value
 
     def check(self, value, where: str):
         if self.kind in ("enum", "bucket"):
@@ -98,6 +118,11 @@ def bucket(name, doc=""):
     return Field(name, "bucket", BUCKETS[name].values, doc=doc)
 
 
+def counted(name, minimum, maximum, doc=""):
+    """A bucket whose raw count (minimum..maximum) is also accepted and bucketed here."""
+    return Field(name, "counted", BUCKETS[name].values, minimum, maximum, doc=doc)
+
+
 UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 
 GAMES = ("memory", "bozu", "gin")
@@ -109,6 +134,7 @@ BROWSERS = ("chrome", "edge", "firefox", "safari", "opera", "samsung", "other")
 OSES = ("windows", "macos", "ios", "android", "linux", "chromeos", "other")
 
 # Fields every event may carry: the page-open id and what the page knows about the device.
+# The page id is checked and then dropped: it is never stored (NOT_STORED).
 CONTEXT = {f.name: f for f in (
     Field("page", "uuid", doc=_("made by crypto.randomUUID() at every page open, kept in memory only")),
     enum("device", ("mobile", "desktop", "unknown"), _("navigator.userAgentData.mobile, or a coarse pointer")),
@@ -131,8 +157,8 @@ EVENT_TYPES: dict[str, tuple[tuple[Field, ...], tuple[Field, ...]]] = {
     "game_end": ((GAME, MODE, SETTINGS_FIELD,
                   enum("result", ("win", "loss", "draw", "none"),
                        _("from this page's seat; none for this-device games and spectators")),
-                  Field("move_count", "int", minimum=0, maximum=100_000,
-                        doc=_("how many moves the game had (a count, never the moves)")),
+                  counted("move_count", 0, 100_000,
+                          _("how many moves the game had (a range, never the moves)")),
                   bucket("duration")),
                  (CPU_LEVEL,)),
     "room_created": ((GAME, enum("origin", ("menu", "result", "new_link"),
@@ -193,8 +219,12 @@ FORBIDDEN = {
 # Memory's "cards" setting (deck size) is allowed inside settings; nowhere else.
 SETTINGS_ALLOWED = {"cards"}
 SERVER_FIELDS = {"browser": BROWSERS, "os": OSES}
+# Accepted from the client, then dropped before anything is written: the page-open id. Older
+# pages still send it (required, so they keep working); the spec says it is never stored.
+NOT_STORED = {"page"}
 
-# Columns of an accepted event (telemetry.models.Event), all of them optional but "type".
+# Fields an event may carry (the columns of telemetry.models.Event but NOT_STORED), all of
+# them optional but "type".
 ALL_FIELDS: dict[str, Field] = dict(CONTEXT)
 for _required, _optional in EVENT_TYPES.values():
     for _f in _required + _optional:
@@ -285,9 +315,10 @@ def validate_event(raw, index: int = 0) -> dict:
         spec = allowed[name]
         if spec.kind == "settings":
             clean[name] = _check_settings(raw["game"], value, where)
-        else:
+        elif name in NOT_STORED:
             spec.check(value, where)
-            clean[name] = value
+        else:
+            clean[name] = spec.clean(value, where)
     return clean
 
 
@@ -319,9 +350,13 @@ def client_config() -> dict:
 
 
 def describe() -> list[dict]:
-    """The schema for people (the privacy page lists exactly this)."""
-    rows = []
+    """The stored fields for people (the privacy page lists exactly this): every column of an
+    event but its random key and the hour it was stored, which the page states in words."""
+    rows = [{"field": "type", "events": _("every event"), "values": ", ".join(EVENT_TYPES),
+             "doc": _("what happened")}]
     for name, spec in CONTEXT.items():
+        if name in NOT_STORED:
+            continue
         rows.append({"field": name, "events": _("every event"), "values": _values_text(spec), "doc": spec.doc})
     seen = set(CONTEXT)
     for kind, (required, optional) in EVENT_TYPES.items():
@@ -336,12 +371,16 @@ def describe() -> list[dict]:
         rows.append({"field": name, "events": _("every event (set by the server)"),
                      "values": ", ".join(values),
                      "doc": _("reduced from the User-Agent, which is then discarded")})
+    rows.append({"field": "received_at", "events": _("every event (set by the server)"),
+                 "values": _("an hour, such as 2026-05-04 13:00 (UTC)"),
+                 "doc": _("the hour the event was stored; never the minute or the second")})
+    rows.append({"field": "id", "events": _("every event (set by the server)"),
+                 "values": _("random UUID v4"),
+                 "doc": _("a random key: it does not follow the order in which events came")})
     return rows
 
 
 def _values_text(spec: Field) -> str:
-    if spec.kind == "uuid":
-        return _("random UUID v4")
     if spec.kind == "int":
         return _("whole number %(minimum)s–%(maximum)s") % {"minimum": spec.minimum, "maximum": spec.maximum}
     if spec.kind == "settings":

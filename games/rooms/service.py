@@ -307,12 +307,22 @@ def _commit(work: Work) -> bool:
                                  event=work.event or {"type": "room"})
         if work.finished_record:
             record = work.finished_record
-            FinishedGame.objects.create(**{k: v for k, v in record.items()
-                                           if k not in ("cpu_level", "room_origin")},
-                                        cpu_level=record["cpu_level"] or "",
-                                        room_origin=record["room_origin"] or "")
+            FinishedGame.objects.create(**_unlinked(record))
             transaction.on_commit(lambda: game_finished.send(sender=Room, record=record))
     return True
+
+
+def _unlinked(record: dict) -> dict:
+    """The operators' copy of a finished game (FinishedGame): no user ids, times to the hour.
+    The link to an account lives only in that account's own record (accounts.GameRecord,
+    from the game_finished signal); exact times would join this copy to it."""
+    hour = {"minute": 0, "second": 0, "microsecond": 0}
+    return {**record,
+            "cpu_level": record["cpu_level"] or "",
+            "room_origin": record["room_origin"] or "",
+            "started_at": record["started_at"].replace(**hour),
+            "finished_at": record["finished_at"].replace(**hour),
+            "seats": [{k: v for k, v in seat.items() if k != "user_id"} for seat in record["seats"]]}
 
 
 def _next_step_at(work: Work):

@@ -21,8 +21,8 @@
  *   view3dSpeed(48.5);            // frames per second, bucketed
  *   record({type: "load_failure", failure: "websocket"});  // script | style | api | websocket | error
  *
- * Raw numbers given for a bucketed field (duration in seconds, ttff in ms, fps) are turned into
- * bucket labels here: exact measurements never leave the browser. record() returns false and
+ * Raw numbers given for a bucketed field (move_count, duration in seconds, ttff in ms, fps) are
+ * turned into bucket labels here: exact measurements never leave the browser. record() returns false and
  * keeps nothing when statistics are off. Never pass a room id, token, URL or anything not in the
  * schema: the server refuses the whole batch.
  *
@@ -117,7 +117,7 @@ function context() {
 export function record(event) {
   if (!enabled()) return false;
   const clean = { ...event };
-  for (const name of ["duration", "ttff", "fps"]) {
+  for (const name of ["move_count", "duration", "ttff", "fps"]) {
     if (typeof clean[name] === "number") clean[name] = bucket(name, clean[name]);
   }
   queue.push({ ...clean, ...context() });

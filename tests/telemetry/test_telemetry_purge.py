@@ -20,7 +20,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 def make_events(ages: dict[str, timedelta], now=NOW, copies=1) -> None:
     Event.objects.bulk_create(
-        Event(received_at=now - age, type="page_view", page=uuid.uuid4(), device=name[:8])
+        Event(received_at=now - age, type="page_view", device=name[:8])
         for name, age in ages.items() for _ in range(copies))
 
 

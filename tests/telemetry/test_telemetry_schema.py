@@ -12,7 +12,7 @@ def test_it_accepts_an_example_of_every_event_type():
     assert set(EXAMPLES) == set(schema.EVENT_TYPES)
     for kind in EXAMPLES:
         clean = validate_event(event(kind))
-        assert clean["type"] == kind and clean["page"] == PAGE
+        assert clean["type"] == kind and "page" not in clean  # checked, never stored
 
 
 def _fields_with_events():
@@ -37,6 +37,17 @@ def test_it_accepts_each_allowed_value_and_refuses_others(kind, spec):
         for value in (spec.minimum, spec.maximum, (spec.minimum + spec.maximum) // 2):
             assert validate_event(event(kind, **{spec.name: value}))[spec.name] == value
         for bad in (spec.minimum - 1, spec.maximum + 1, 1.5, "3", True, None):
+            with pytest.raises(SchemaError, match=spec.name):
+                validate_event(event(kind, **{spec.name: bad}))
+    elif spec.kind == "counted":
+        for value in spec.values:
+            assert validate_event(event(kind, **{spec.name: value}))[spec.name] == value
+        buckets = schema.BUCKETS[spec.name]
+        for value, label in [(spec.minimum, buckets.labels[0]), (spec.maximum, buckets.labels[-1])] + [
+                (edge, label) for edge, label in zip(buckets.edges, buckets.labels[1:])] + [
+                (edge - 1, label) for edge, label in zip(buckets.edges, buckets.labels)]:
+            assert validate_event(event(kind, **{spec.name: value}))[spec.name] == label, value
+        for bad in ("nope", spec.minimum - 1, spec.maximum + 1, 1.5, "3", True, None, [spec.values[0]]):
             with pytest.raises(SchemaError, match=spec.name):
                 validate_event(event(kind, **{spec.name: bad}))
     elif spec.kind == "uuid":

@@ -1,0 +1,67 @@
+"""Celery beat's periodic tasks when there is no beat: the embedded default (SPEC 6.3).
+
+Why a thread started from the ASGI entry point (config/asgi.py): only server processes import
+it (never manage.py, migrations or the test runner), it runs on an idle site too (work done on
+a request would keep expired rows forever on a site nobody visits), and it costs one sleeping
+thread. Production runs Celery beat instead (CELERY_BEAT_SCHEDULE) and this does nothing there.
+Each task runs a minute after the server starts (a site restarted daily would otherwise never
+run the daily ones), then every interval; an interval of 0 turns it off.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import close_old_connections
+
+logger = logging.getLogger("config.embedded_beat")
+_started = threading.Event()
+FIRST_RUN_DELAY = 60.0
+
+
+@dataclass(frozen=True)
+class Job:
+    task: str       # "module.function" of a Celery task (eager here: runs in this thread)
+    interval: float  # seconds
+
+
+def jobs() -> list[Job]:
+    return [job for job in (
+        Job("telemetry.tasks.flush_pending_events", settings.TELEMETRY["EMBEDDED_FLUSH_INTERVAL"]),
+        Job("telemetry.tasks.purge_expired_events", settings.TELEMETRY["EMBEDDED_PURGE_INTERVAL"]),
+        Job("games.tasks.delete_idle_rooms_task", settings.ROOM_CLEANUP["EMBEDDED_INTERVAL"]),
+    ) if job.interval > 0]
+
+
+def start_embedded_beat() -> threading.Thread | None:
+    """Start the thread once per process, when Celery tasks run in-process."""
+    scheduled = jobs()
+    if not settings.CELERY_TASK_ALWAYS_EAGER or not scheduled or _started.is_set():
+        return None
+    _started.set()
+    thread = threading.Thread(target=_run, args=(scheduled,), name="embedded-beat", daemon=True)
+    thread.start()
+    return thread
+
+
+def _run(scheduled: list[Job], stop: threading.Event | None = None):
+    stop = stop or threading.Event()
+    start = time.monotonic()
+    due = {job: start + min(FIRST_RUN_DELAY, job.interval) for job in scheduled}
+    while not stop.wait(max(0.0, min(due.values()) - time.monotonic())):
+        now = time.monotonic()
+        for job in scheduled:
+            if due[job] > now:
+                continue
+            due[job] = now + job.interval
+            try:
+                module, name = job.task.rsplit(".", 1)
+                getattr(importlib.import_module(module), name).delay()  # logs its own count
+            except Exception:
+                logger.exception("%s failed; retrying at the next interval", job.task)
+            finally:
+                close_old_connections()

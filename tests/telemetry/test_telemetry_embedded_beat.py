@@ -1,0 +1,88 @@
+"""The embedded default has no Celery beat: the server process itself runs beat's tasks
+(config/embedded_beat.py, started from config/asgi.py): the hourly flush of the statistics
+buffer, the daily purge, the deletion of idle rooms. Here their intervals are one second."""
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+
+from tests.live import PROJECT, embedded_env, migrate, start_daphne
+
+EVENT_COLUMNS = ("id, received_at, type, device, memory, cores, net, cache, browser, os, game, mode, cpu_level, "
+                 "result, move_count, duration, origin, step, outcome, reason, ttff, how, fps, failure")
+
+
+def sql_time(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def add_room(db, room_id: str, updated_at: datetime, seats: list[dict]):
+    db.execute("INSERT INTO games_room (id, game, mode, options, cpu_level, origin, status, version, seed, "
+               "games_played, state, seats, cpus, next_room, reconnections, created_at, updated_at) VALUES "
+               "(?, 'bozu', 'local', '{}', '', '', 'finished', 2, 1, 0, '{}', ?, '{}', '', 0, ?, ?)",
+               (room_id, json.dumps(seats), sql_time(updated_at), sql_time(updated_at)))
+    db.execute("INSERT INTO games_roomevent (room_id, version, event, created_at) VALUES (?, 1, '{}', ?)",
+               (room_id, sql_time(updated_at)))
+
+
+def test_the_server_flushes_purges_and_deletes_idle_rooms_by_itself(tmp_path):
+    env = embedded_env(tmp_path, TELEMETRY_EMBEDDED_PURGE_INTERVAL="1", TELEMETRY_EMBEDDED_FLUSH_INTERVAL="1",
+                       ROOM_CLEANUP_EMBEDDED_INTERVAL="1")
+    migrate(env)
+    now = datetime.now(timezone.utc)
+    db_path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(db_path) as db:
+        for age, device in [(timedelta(days=45), "old"), (timedelta(days=31), "old"),
+                            (timedelta(days=29), "recent"), (timedelta(0), "recent")]:
+            db.execute(f"INSERT INTO telemetry_event ({EVENT_COLUMNS}) VALUES (?, ?, 'page_view', ?, 'unknown', "
+                       "'unknown', 'unknown', 'unknown', 'other', 'other', '', '', '', '', '', '', '', '', "
+                       "'', '', '', '', '', '')", (uuid.uuid4().hex, sql_time(now - age), device))
+        for _ in range(2):
+            db.execute("INSERT INTO telemetry_pendingevent (id, type, device, memory, cores, net, cache, browser, "
+                       "os, game, mode, cpu_level, result, move_count, duration, origin, step, outcome, reason, "
+                       "ttff, how, fps, failure) VALUES (?, 'page_view', 'buffered', 'unknown', 'unknown', "
+                       "'unknown', 'unknown', 'other', 'other', '', '', '', '', '', '', '', '', '', '', '', '', "
+                       "'', '')", (uuid.uuid4().hex,))
+        idle_seat = {"holder": "human", "token": None, "user": None, "conns": {}, "away_since": None,
+                     "cpu": False, "left": False, "seen": True}
+        add_room(db, "idle", now - timedelta(days=2), [idle_seat, idle_seat])
+        add_room(db, "fresh", now - timedelta(hours=2), [idle_seat, idle_seat])
+        add_room(db, "open-tab", now - timedelta(days=2), [{**idle_seat, "conns": {"p1": 1}}, idle_seat])
+    server = start_daphne(tmp_path, env)
+    try:
+        server.wait_ready()
+        deadline = time.monotonic() + 30
+        expected = ("telemetry flush stored 2 events", "telemetry purge removed 2 events",
+                    "rooms cleanup removed 1 rooms")
+        while not all(line in server.log() for line in expected) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for line in expected:
+            assert line in server.log()
+        with sqlite3.connect(db_path) as db:
+            devices = sorted(row[0] for row in db.execute("SELECT device FROM telemetry_event"))
+            assert devices == ["buffered", "buffered", "recent", "recent"]
+            assert db.execute("SELECT count(*) FROM telemetry_pendingevent").fetchone() == (0,)
+            hours = [row[0] for row in db.execute("SELECT received_at FROM telemetry_event WHERE device = 'buffered'")]
+            assert all(hour.endswith(":00:00") for hour in hours), hours
+            assert sorted(row[0] for row in db.execute("SELECT id FROM games_room")) == ["fresh", "open-tab"]
+            assert sorted(row[0] for row in db.execute("SELECT room_id FROM games_roomevent")) == ["fresh", "open-tab"]
+    finally:
+        server.stop()
+
+
+def _threads_after_importing_the_asgi_app(env) -> str:
+    code = "import threading, config.asgi; print(sorted(t.name for t in threading.enumerate()))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True,
+                            env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"}, timeout=60, check=True)
+    return result.stdout
+
+
+def test_the_thread_runs_only_where_there_is_no_beat(tmp_path):
+    env = embedded_env(tmp_path)
+    assert "embedded-beat" in _threads_after_importing_the_asgi_app(env)
+    # Production (a broker, tasks not eager): Celery beat runs the tasks; no thread.
+    assert "embedded-beat" not in _threads_after_importing_the_asgi_app(
+        {**env, "CELERY_TASK_ALWAYS_EAGER": "0"})

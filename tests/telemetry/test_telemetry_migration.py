@@ -1,0 +1,71 @@
+"""Rows stored before the statistics became unlinkable are rewritten by the migrations: events
+get new random keys, the hour instead of their time, a move range instead of the count, and no
+page id (telemetry 0002); finished games lose their players' user ids and exact times (games
+0003)."""
+import json
+import uuid
+from datetime import datetime, timezone
+
+import pytest
+from django.db import connection, models
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("telemetry", "0001_events"), ("games", "0002_server_processes")]
+AFTER = [("telemetry", "0002_unlinkable_storage"), ("games", "0003_finished_games_unlinked")]
+PAGE = "0b6c5a4e-8f1d-4c3b-9a2e-7d6f5e4c3b2a"
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+@pytest.fixture
+def old_rows():
+    migrate(BEFORE)
+    with connection.cursor() as cursor:
+        for n, (moves, minute) in enumerate([(57, 3), (None, 41), (9, 59), (400, 0)]):
+            cursor.execute(
+                "INSERT INTO telemetry_event (received_at, type, page, device, memory, cores, net, cache, browser, "
+                "os, game, mode, cpu_level, result, move_count, duration, origin, step, outcome, reason, ttff, how, "
+                "fps, failure) VALUES (%s, %s, %s, 'desktop', '8+', '3-4', '4g', 'part', 'chrome', 'linux', "
+                "'memory', 'cpu', 'hard', 'win', %s, '3-10m', '', '', '', '', '', '', '', '')",
+                [datetime(2026, 3, 1, 14, minute, n, 123456, tzinfo=timezone.utc),
+                 "game_end" if moves is not None else "page_view",
+                 models.UUIDField().get_db_prep_value(uuid.UUID(PAGE), connection), moves])
+        seats = [{"seat": 0, "holder": "human", "user_id": 7, "result": "win", "score": 30},
+                 {"seat": 1, "holder": "cpu", "user_id": None, "result": "loss", "score": 12}]
+        cursor.execute(
+            "INSERT INTO games_finishedgame (game, mode, options, cpu_level, moves, duration_seconds, started_at, "
+            "finished_at, seats, room_origin, reconnections) VALUES ('bozu', 'cpu', '{}', 'easy', 100, 95.25, "
+            "%s, %s, %s, '', 0)",
+            [datetime(2026, 3, 1, 13, 58, 1, 5, tzinfo=timezone.utc),
+             datetime(2026, 3, 1, 14, 0, 2, 7, tzinfo=timezone.utc), json.dumps(seats)])
+    yield
+    migrate(AFTER)
+
+
+def test_old_events_are_rewritten_to_the_hour_with_ranges_new_keys_and_no_page(old_rows):
+    migrate(AFTER)
+    from telemetry.models import Event
+    rows = list(Event.objects.values())
+    assert len(rows) == 4
+    assert {row["received_at"] for row in rows} == {datetime(2026, 3, 1, 14, tzinfo=timezone.utc)}
+    assert sorted(row["move_count"] for row in rows) == sorted(["50-99", "", "<10", "400+"])
+    assert all(isinstance(row["id"], uuid.UUID) for row in rows)
+    assert "page" not in rows[0]
+    assert not any(PAGE in str(value) or PAGE.replace("-", "") in str(value) for row in rows for value in row.values())
+    assert all((row["device"], row["browser"], row["duration"]) == ("desktop", "chrome", "3-10m") for row in rows)
+
+
+def test_old_finished_games_lose_their_players_and_exact_times(old_rows):
+    migrate(AFTER)
+    from games.models import FinishedGame
+    game = FinishedGame.objects.get()
+    assert game.seats == [{"seat": 0, "holder": "human", "result": "win", "score": 30},
+                          {"seat": 1, "holder": "cpu", "result": "loss", "score": 12}]
+    assert (game.started_at, game.finished_at) == (datetime(2026, 3, 1, 13, tzinfo=timezone.utc),
+                                                   datetime(2026, 3, 1, 14, tzinfo=timezone.utc))

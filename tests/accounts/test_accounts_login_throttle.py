@@ -5,10 +5,16 @@ import re
 import time
 from datetime import timedelta
 
+import pytest
+from asgiref.sync import sync_to_async
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
-from django.test import Client
+from django.db import connections
+from django.test import AsyncClient, Client
+
+from accounts import throttle
 
 from accounts_testlib import PASSWORD, unique_address
 
@@ -81,6 +87,7 @@ def test_the_lock_ends_with_its_window(client, alice, settings):
 
 
 def reset_password(client, email, new_password):
+    throttle.RESET_MAIL.clear(email)  # its count outlives earlier tests in the shared cache
     mail.outbox.clear()
     client.post("/accounts/password/reset/", {"email": email})
     link = re.search(r"https?://[^/\s]+(/accounts/password/reset/[^\s]+/)", mail.outbox[0].body).group(1)
@@ -134,3 +141,23 @@ def test_no_address_is_kept_in_the_database_the_cache_or_the_logs(client, alice,
     for key, value in entries.items():  # ...and name no one
         for secret in (address.encode(), b"203.0.113.78", b"alice", b"nobody"):
             assert secret not in key and secret not in str(value).encode()
+
+
+@pytest.mark.django_db(transaction=True)  # the handler's thread sees the committed user
+async def test_the_lock_holds_through_the_asgi_handler_daphne_serves(settings):
+    # Axes's middleware takes another path under ASGI (and calls the lockout answer with its
+    # arguments in another order).
+    await sync_to_async(User.objects.create_user)("alice", password=PASSWORD)
+    # The test client's peer is always 127.0.0.1: the address comes through one trusted proxy.
+    settings.CLIENT_PROXY_HOPS = 1
+    forwarded = {"X-Forwarded-For": unique_address()}
+    client = AsyncClient()
+    try:
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            response = await client.post(LOGIN, {"username": "alice", "password": "guess"}, headers=forwarded)
+            assert response.status_code == 400
+        for password in ("guess", PASSWORD):
+            response = await client.post(LOGIN, {"username": "alice", "password": password}, headers=forwarded)
+            assert_locked(response, settings)
+    finally:
+        await sync_to_async(connections.close_all)()

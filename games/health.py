@@ -1,10 +1,11 @@
 """What /healthz checks: the database answers a query, the channel layer carries a message."""
 import asyncio
 
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import JsonResponse
+
+from games.rooms import db
 
 CHECK_TIMEOUT = 3.0
 
@@ -21,8 +22,12 @@ def _database_ok() -> bool:
 
 
 async def check_database() -> dict:
+    # On the rooms' database thread and its kept connection: under ASGI, sync_to_async runs a
+    # request's database work in a thread of that request's own, whose connection then stays
+    # open until the garbage collector finds it, and the balancer checks every process every
+    # second (deploy/haproxy.cfg): PostgreSQL ran out of connections within a minute.
     try:
-        ok = await asyncio.wait_for(sync_to_async(_database_ok)(), CHECK_TIMEOUT)
+        ok = await asyncio.wait_for(db.call(_database_ok), CHECK_TIMEOUT)
     except asyncio.TimeoutError:
         ok = False
     return {"ok": ok, "vendor": connection.vendor}

@@ -1,7 +1,7 @@
 """Two Daphne processes behind HAProxy with deploy/haproxy.cfg (as docker-compose runs them):
 both players of a room reach the same process, different rooms reach both processes, and when
 a room's process is killed its players reconnect through the balancer to the other process,
-resync and play on."""
+resync and play on. The balancer's health checks leave no database connections behind."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 
 from tests.balancer import Balancer, loopback_hosts
-from tests.live import embedded_env, free_port, migrate, services_reachable, start_daphne
+from tests.live import embedded_env, free_port, get_json, migrate, services_reachable, start_daphne
 from tests.rooms.conftest import FAST_TIMING, SERVICES_DB_ADMIN, SERVICES_REDIS, _drop_database
 from tests.rooms.helpers import ProtocolError, close_all, connect, create_room, options
 
@@ -38,11 +38,14 @@ class Cluster:
         self.balancer = Balancer(self.hosts, port, tmp_path)
         self.balancer.wait_up()
 
-    def seat_processes(self, room_id: str) -> list[dict]:
-        """Each seat's open connections per server process id (the room row's ``conns``)."""
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         import psycopg
         with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{self.database}") as db:
-            (seats,) = db.execute("SELECT seats FROM games_room WHERE id = %s", (room_id,)).fetchone()
+            return db.execute(sql, params).fetchall()
+
+    def seat_processes(self, room_id: str) -> list[dict]:
+        """Each seat's open connections per server process id (the room row's ``conns``)."""
+        ((seats,),) = self.query("SELECT seats FROM games_room WHERE id = %s", (room_id,))
         seats = json.loads(seats) if isinstance(seats, str) else seats
         return [seat["conns"] for seat in seats]
 
@@ -147,3 +150,16 @@ async def test_it_keeps_each_room_on_one_process_and_moves_it_when_that_process_
     version = await move_and_see(mover, green if mover is red else red)
     assert version > seen
     await close_all(red, green)
+
+
+def test_it_leaves_no_database_connection_behind_a_health_check(cluster):
+    # The balancer already checks each process every second; 30 more checks each on top.
+    for server in cluster.servers:
+        for _ in range(30):
+            assert get_json(server.url + "/healthz")["status"] == 200
+    (([connections],)) = cluster.query(
+        "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid <> pg_backend_pid()")
+    # Each process keeps the connection of its rooms' database thread (ROOMS_DB_THREADS=1)
+    # and its scheduler's; a connection per check would be 60 and more.
+    assert connections <= 2 * 3, connections

@@ -5,6 +5,8 @@ at one address after AXES_FAILURE_LIMIT failures, so a stranger's guesses elsewh
 owner out. A second count, across usernames, locks an address after SIGN_IN_FAILURES_PER_ADDRESS
 failures (accounts/throttle.py), so one client cannot spray passwords over many names. Both
 locks last AXES_COOLOFF_TIME from the latest failure and are answered with 429 and Retry-After.
+A successful sign-in forgets that username's failures at that address, never the address's
+count: otherwise a client could clear it by signing in to an account of its own now and then.
 
 Axes sees neither the address nor the username: it gets keyed digests of both (``address_key``,
 ``username_key``), so its cache keys, and any line it logs, name no one. A successful password
@@ -37,8 +39,10 @@ def lock_seconds() -> int:
 
 def address_failures() -> Throttle:
     # Built per use so that the settings (and tests overriding them) are read each time.
+    # Sliding, as axes's counts are: a lock lasts a whole window after the latest failure, so
+    # the Retry-After of either lock is that window.
     return Throttle("signin-address-failures", limit=settings.SIGN_IN_FAILURES_PER_ADDRESS,
-                    window_seconds=lock_seconds())
+                    window_seconds=lock_seconds(), sliding=True)
 
 
 def _digest(purpose: str, value: str) -> str:

@@ -20,6 +20,9 @@ class Throttle:
     name: str
     limit: int
     window_seconds: int
+    # False: the window starts at the first attempt. True: every attempt starts it again, so a
+    # subject refused (and counted) goes on being refused until it stops for a whole window.
+    sliding: bool = False
 
     def _key(self, subject: str) -> str:
         digest = salted_hmac(f"accounts.throttle.{self.name}", subject.casefold(),
@@ -37,6 +40,8 @@ class Throttle:
             cache.incr(key)
         except ValueError:  # expired between add() and incr()
             cache.add(key, 1, self.window_seconds)
+        if self.sliding:
+            cache.touch(key, self.window_seconds)
 
     def clear(self, subject: str) -> None:
         cache.delete(self._key(subject))

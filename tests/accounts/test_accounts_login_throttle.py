@@ -86,6 +86,18 @@ def test_the_lock_ends_with_its_window(client, alice, settings):
     assert sign_in(client, "alice", PASSWORD).status_code == 302
 
 
+def test_an_address_stays_locked_while_it_keeps_trying_then_the_window_passes(client, alice, settings):
+    settings.AXES_COOLOFF_TIME = timedelta(seconds=2)
+    for number in range(settings.SIGN_IN_FAILURES_PER_ADDRESS):
+        sign_in(client, f"someone{number}", "guess")
+    time.sleep(1.2)
+    assert_locked(sign_in(client, "alice", PASSWORD), settings)  # refused, and counted...
+    time.sleep(1.2)
+    assert_locked(sign_in(client, "alice", PASSWORD), settings)  # ...so the lock goes on
+    time.sleep(2.5)  # a whole window without an attempt
+    assert sign_in(client, "alice", PASSWORD).status_code == 302
+
+
 def reset_password(client, email, new_password):
     throttle.RESET_MAIL.clear(email)  # its count outlives earlier tests in the shared cache
     mail.outbox.clear()

@@ -27,7 +27,8 @@ CONTENT_SECURITY_POLICY = (
 
 # Everything the site does not use is denied to it and to any frame. The invite button copies
 # the link (navigator.clipboard.writeText in site/js/room/page.js): clipboard-write stays for
-# the page itself. Only features Chromium knows are named: it logs an error for any other.
+# the page itself. Only features Chromium knows are named: it logs an error for any other
+# (web-share, for one, on Linux).
 PERMISSIONS_POLICY = ", ".join(f"{feature}={allow}" for feature, allow in (
     ("accelerometer", "()"),
     ("autoplay", "()"),
@@ -51,7 +52,6 @@ PERMISSIONS_POLICY = ", ".join(f"{feature}={allow}" for feature, allow in (
     ("serial", "()"),
     ("sync-xhr", "()"),
     ("usb", "()"),
-    ("web-share", "()"),
     ("xr-spatial-tracking", "()"),
 ))
 

@@ -10,6 +10,7 @@ GAME_SLUG = "(?P<slug>" + "|".join(GAMES_BY_SLUG) + ")"
 urlpatterns = [
     path("", views.home, name="home"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("r/<str:room_id>", views.room, name="room"),
     re_path(rf"^{GAME_SLUG}/$", views.game_menu, name="game-menu"),
     re_path(rf"^{GAME_SLUG}/rules/$", views.rules, name="game-rules"),

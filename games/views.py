@@ -1,8 +1,10 @@
-"""Page views: home, each game's menu and rules, the room page. The rooms API is in games/api.py."""
+"""Page views: home, each game's menu and rules, the room page, the icon. The rooms API is in
+games/api.py."""
 import re
 
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -51,3 +53,10 @@ def room(request, room_id):
     # The game and mode let the page report a failed connection (telemetry) before any state.
     known = Room.objects.filter(id=room_id).values("game", "mode").first() or {}
     return render(request, "games/room.html", {"room_id": room_id, **known})
+
+
+def favicon(request):
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, a JSON answer); a 404
+    # there would be an error in every such page's console. Not permanent: the static file's
+    # name changes with its content in production.
+    return redirect(static("img/icon.svg"))

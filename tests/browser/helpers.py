@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 
@@ -28,6 +30,44 @@ def start_from_menu(page, site, game: str, mode: str, options: dict | None = Non
     return page.url.rsplit("/", 1)[1]
 
 
+def wait_until(page, expression: str, timeout: float = 15.0):
+    """Waits until the JavaScript expression is truthy in the page. Not page.wait_for_function:
+    Playwright runs that predicate through the page's eval(), which the site's
+    Content-Security-Policy refuses (no 'unsafe-eval'); page.evaluate goes through the
+    DevTools protocol, which the policy does not govern."""
+    deadline = time.monotonic() + timeout
+    while not _holds(page, expression):
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeout(f"waited {timeout} s for {expression}")
+        page.wait_for_timeout(20)
+
+
+def _holds(page, expression: str):
+    try:
+        return page.evaluate(expression)
+    except PlaywrightError as error:
+        if "Execution context was destroyed" in error.message:
+            return False  # the page is navigating: ask the next one
+        raise
+
+
+def clipboard_text(page, origin: str) -> str:
+    """What the clipboard holds, read from a blank page of the site's origin beside ``page``:
+    the site's own pages may not read it (Permissions-Policy clipboard-read=(),
+    config/headers.py)."""
+    reader = page.context.new_page()
+    url = f"{origin}/clipboard-reader-of-the-tests"
+    reader.route(url, lambda route: route.fulfill(body="<!doctype html><title>reader</title>",
+                                                  content_type="text/html"))
+    try:
+        reader.goto(url)
+        reader.bring_to_front()  # the clipboard answers the focused page only
+        return reader.evaluate("navigator.clipboard.readText()")
+    finally:
+        reader.close()
+        page.bring_to_front()
+
+
 def wait_playing(page, status: str = "playing"):
     page.wait_for_selector(f"#room[data-status={status}]")
 
@@ -37,8 +77,7 @@ def version(page) -> int:
 
 
 def wait_version_after(page, before: int, timeout: float = 10.0):
-    page.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}",
-                           timeout=timeout * 1000)
+    wait_until(page, f"Number(document.getElementById('room').dataset.version) > {before}", timeout)
 
 
 def status(page) -> str:
@@ -75,8 +114,8 @@ def flip_bozu_until_finished(page, on_flip=None) -> int:
     the number of flips. ``on_flip(flips)`` runs after each flip has been answered."""
     flips = 0
     for _ in range(200):
-        page.wait_for_function("document.getElementById('flip').disabled === false "
-                               "|| document.getElementById('room').dataset.status === 'finished'")
+        wait_until(page, "document.getElementById('flip').disabled === false "
+                         "|| document.getElementById('room').dataset.status === 'finished'")
         if status(page) == "finished":
             break
         before = version(page)

@@ -4,14 +4,17 @@ giving it back, a full reload that keeps the seat, then Resign and a new link (S
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import record_sent, start_from_menu, version, wait_playing
+from tests.browser.helpers import (clipboard_text, record_sent, start_from_menu, version, wait_playing,
+                                   wait_until)
 
 pytestmark = pytest.mark.browser
 
 BLOCK_SOCKETS = """() => {
     window.__RealWebSocket = window.WebSocket;
     // Every new connection goes nowhere, as on a train in a tunnel; the open one is dropped.
-    window.WebSocket = function () { return new window.__RealWebSocket('ws://127.0.0.1:9/'); };
+    // Nowhere is a path of the site's own origin that no consumer serves: the site's
+    // Content-Security-Policy refuses sockets to any other origin (config/headers.py).
+    window.WebSocket = function () { return new window.__RealWebSocket(`ws://${location.host}/ws/nowhere/`); };
     window.roomClient.drop();
 }"""
 UNBLOCK_SOCKETS = "() => { window.WebSocket = window.__RealWebSocket; }"
@@ -25,7 +28,7 @@ def flip_if_my_turn(page) -> bool:
     if page.locator("#flip").is_enabled():
         before = version(page)
         page.click("#flip")
-        page.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}")
+        wait_until(page, f"Number(document.getElementById('room').dataset.version) > {before}")
         return True
     return False
 
@@ -40,7 +43,7 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     alice.click("#copy-invite")
     # The label changes once the asynchronous clipboard write has finished: wait for it.
     expect(alice.locator("#copy-invite")).to_have_text("Copied")
-    assert alice.evaluate("navigator.clipboard.readText()") == f"{site.url}/r/{room_id}"
+    assert clipboard_text(alice, site.url) == f"{site.url}/r/{room_id}"
     assert alice.locator("#start").is_visible()
     assert "free seat" in seat_text(alice, 1)
 
@@ -61,11 +64,11 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     flip_if_my_turn(alice)
     bob.evaluate(BLOCK_SOCKETS)
     bob.locator("#reconnect-banner").wait_for(state="visible")
-    alice.wait_for_function("document.querySelector(\"#seats .seat[data-seat='1']\").textContent.includes('connection lost')")
-    alice.wait_for_function("document.querySelector(\"#seats .seat[data-seat='1']\").classList.contains('presence-cpu')")
+    wait_until(alice, "document.querySelector(\"#seats .seat[data-seat='1']\").textContent.includes('connection lost')")
+    wait_until(alice, "document.querySelector(\"#seats .seat[data-seat='1']\").classList.contains('presence-cpu')")
     for _ in range(3):  # the game goes on without him
         flip_if_my_turn(alice)
-        alice.wait_for_function("!document.getElementById('flip').disabled")
+        wait_until(alice, "!document.getElementById('flip').disabled")
     away_version = version(bob)
     assert version(alice) > away_version
 
@@ -76,8 +79,8 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     hellos = [m for m in sent if m["type"] == "hello"]
     assert len(hellos) == hellos_before + 1
     assert hellos[-1]["last_version"] == away_version and hellos[-1]["token"]
-    bob.wait_for_function(f"Number(document.getElementById('room').dataset.version) >= {version(alice)}")
-    alice.wait_for_function("document.querySelector(\"#seats .seat[data-seat='1']\").classList.contains('presence-connected')")
+    wait_until(bob, f"Number(document.getElementById('room').dataset.version) >= {version(alice)}")
+    wait_until(alice, "document.querySelector(\"#seats .seat[data-seat='1']\").classList.contains('presence-connected')")
     assert bob.locator("#room-you").inner_text() == "You play Green."
     assert bob.locator("#deck-count").inner_text() == alice.locator("#deck-count").inner_text()
 

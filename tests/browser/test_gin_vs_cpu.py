@@ -4,7 +4,7 @@ import pytest
 
 from tests.browser.conftest import screenshot
 from tests.browser.gin_play import GinPlayer, last_view
-from tests.browser.helpers import record_frames, start_from_menu, status
+from tests.browser.helpers import record_frames, start_from_menu, status, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ def test_it_plays_a_gin_hand_to_a_knock_or_gin_with_both_hands_shown(site, pages
     assert ("knocks" in text) or ("gin" in text) or ("Undercut" in text)
     screenshot(page, "gin-hand-over")
     page.click("#gin-next-hand")
-    page.wait_for_function("!document.querySelector('.gin-handover') || document.querySelector('.gin-handover').hidden")
+    wait_until(page, "!document.querySelector('.gin-handover') || document.querySelector('.gin-handover').hidden")
 
 
 def test_it_plays_a_whole_gin_game_to_100(site, pages):

@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import start_from_menu
+from tests.browser.helpers import start_from_menu, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +55,7 @@ def test_it_says_why_a_refused_option_is_refused_and_stays_on_the_menu(site, pag
     form.locator("[data-option=target]").fill("0")
     form.locator("button[data-mode=cpu]").click()
     status = form.locator(".menu-status")
-    page.wait_for_function("document.querySelector('.menu-status').textContent.startsWith('Could not start')")
+    wait_until(page, "document.querySelector('.menu-status').textContent.startsWith('Could not start')")
     assert "target" in status.inner_text()
     assert page.url.endswith("/gin/")
     assert form.locator("button[data-mode=cpu]").is_enabled()

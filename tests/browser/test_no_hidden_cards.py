@@ -6,7 +6,8 @@ import re
 import pytest
 
 from tests.browser.gin_play import GinPlayer, last_view
-from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import (record_frames, start_from_menu, status, version, wait_until,
+                                   wait_version_after)
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -94,7 +95,7 @@ def test_it_never_sends_the_bozu_deck_order(site, pages):
     frames = record_frames(page)
     start_from_menu(page, site, "bozu", "cpu", {"players": 2})
     for _ in range(30):
-        page.wait_for_function("!document.getElementById('flip').disabled")
+        wait_until(page, "!document.getElementById('flip').disabled")
         before = version(page)
         page.click("#flip")
         wait_version_after(page, before)

@@ -3,14 +3,16 @@ connection is lost, nothing is sent or changed, and after the reconnection the s
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import start_from_menu, version, wait_version_after
+from tests.browser.helpers import start_from_menu, version, wait_until, wait_version_after
 
 pytestmark = pytest.mark.browser
 
-# New connections go nowhere and the open one is dropped, as in a tunnel.
+# New connections go nowhere and the open one is dropped, as in a tunnel. Nowhere is a path of
+# the site's own origin that no consumer serves: the site's Content-Security-Policy refuses
+# sockets to any other origin (config/headers.py).
 BLOCK_SOCKETS = """() => {
     window.__RealWebSocket = window.WebSocket;
-    window.WebSocket = function () { return new window.__RealWebSocket('ws://127.0.0.1:9/'); };
+    window.WebSocket = function () { return new window.__RealWebSocket(`ws://${location.host}/ws/nowhere/`); };
     window.roomClient.drop();
 }"""
 UNBLOCK_SOCKETS = "() => { window.WebSocket = window.__RealWebSocket; }"
@@ -19,7 +21,7 @@ UNBLOCK_SOCKETS = "() => { window.WebSocket = window.__RealWebSocket; }"
 def test_it_says_so_when_a_move_is_pressed_offline_and_plays_it_after_reconnecting(site, pages):
     page = pages.new()
     start_from_menu(page, site, "bozu", "cpu", {"players": 2})
-    page.wait_for_function("document.getElementById('flip').disabled === false")
+    wait_until(page, "document.getElementById('flip').disabled === false")
     deck = page.locator("#deck-count").inner_text()
 
     page.evaluate(BLOCK_SOCKETS)
@@ -31,7 +33,7 @@ def test_it_says_so_when_a_move_is_pressed_offline_and_plays_it_after_reconnecti
 
     page.evaluate(UNBLOCK_SOCKETS)
     expect(page.locator("#reconnect-banner")).to_be_hidden(timeout=20000)
-    page.wait_for_function("document.getElementById('flip').disabled === false")
+    wait_until(page, "document.getElementById('flip').disabled === false")
     # The offline press was not queued and replayed (the version moves with the seat's
     # connection marks, the deck only with flips).
     assert page.locator("#deck-count").inner_text() == deck

@@ -1,7 +1,7 @@
 """A spectator of a friends' room takes a seat the CPU is playing and plays it (SPEC 1.3)."""
 import pytest
 
-from tests.browser.helpers import start_from_menu, version, wait_playing
+from tests.browser.helpers import start_from_menu, version, wait_playing, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +24,16 @@ def test_it_lets_a_spectator_take_a_cpu_seat(site, pages):
     assert take.inner_text() == "Take Green's seat"
     assert carol.locator("[data-take-seat='2']").inner_text() == "Take Yellow's seat"
     take.click()
-    carol.wait_for_function("document.getElementById('room-you').textContent === 'You play Green.'")
+    wait_until(carol, "document.getElementById('room-you').textContent === 'You play Green.'")
     assert carol.locator("[data-take-seat]").count() == 0
-    alice.wait_for_function("!document.querySelector(\"#seats .seat[data-seat='1']\").textContent.includes('CPU')")
+    wait_until(alice, "!document.querySelector(\"#seats .seat[data-seat='1']\").textContent.includes('CPU')")
 
     # Red flips, then it is Green's turn: Carol's button.
     if alice.locator("#flip").is_enabled():
         alice.click("#flip")
-    carol.wait_for_function("!document.getElementById('flip').disabled")
+    wait_until(carol, "!document.getElementById('flip').disabled")
     before = version(carol)
     carol.click("#flip")
-    carol.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}")
-    alice.wait_for_function("document.getElementById('last-move').textContent.startsWith('Green flipped') "
+    wait_until(carol, f"Number(document.getElementById('room').dataset.version) > {before}")
+    wait_until(alice, "document.getElementById('last-move').textContent.startsWith('Green flipped') "
                             "|| document.getElementById('last-move').textContent.startsWith('Yellow flipped')")

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import start_from_menu, version, wait_version_after
+from tests.browser.helpers import start_from_menu, version, wait_until, wait_version_after
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,7 @@ def test_it_plays_from_the_panel_alone_when_asked(site, pages):
     start_from_menu(page, site, "bozu", "cpu", {"players": 2})
     page.click("[data-view=panel]")
     assert page.locator("#table-viewport").is_hidden()
-    page.wait_for_function("!document.getElementById('flip').disabled")
+    wait_until(page, "!document.getElementById('flip').disabled")
     before = version(page)
     page.click("#flip")
     wait_version_after(page, before)
@@ -84,7 +84,7 @@ def test_it_falls_back_to_the_panel_without_3d_transforms(site, pages):
     start_from_menu(page, site, "bozu", "cpu", {"players": 2})
     assert page.locator("#table-viewport").is_hidden()
     assert page.locator("[data-view=perspective]").is_disabled()
-    page.wait_for_function("!document.getElementById('flip').disabled")
+    wait_until(page, "!document.getElementById('flip').disabled")
     before = version(page)
     page.click("#flip")
     wait_version_after(page, before)

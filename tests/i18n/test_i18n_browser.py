@@ -8,7 +8,7 @@ import re
 import polib
 import pytest
 
-from tests.browser.helpers import start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import start_from_menu, status, version, wait_until, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
 from .marking import PROJECT
@@ -106,7 +106,7 @@ def test_home_room_and_account_pages_have_no_english_left(site, pages, lang):
 
     start_from_menu(page, site, "memory", "cpu", {"cards": 24}, level="easy")
     page.wait_for_selector(".memory-grid .cell")
-    page.wait_for_function("document.getElementById('last-move').textContent.length > 0")
+    wait_until(page, "document.getElementById('last-move').textContent.length > 0")
     assert english_left(page, lang) == []
     # A refused move is explained in the page's language, not in the server's English.
     page.evaluate("window.roomClient.send('action', {action: {type: 'flip', pos: 'Z9'}})")
@@ -125,7 +125,7 @@ def test_the_switcher_changes_the_language_and_it_stays(site, pages):
     page.goto(f"{site.url}/gin/rules/")
     assert page.get_attribute("html", "lang") == "en"
     page.locator(".lang-switch button[value=de]").click()
-    page.wait_for_function("document.documentElement.lang === 'de'")
+    wait_until(page, "document.documentElement.lang === 'de'")
     assert page.url.endswith("/gin/rules/")  # the same page, the same URL
     assert page.locator("h1").inner_text() == "So spielt man Gin Rommé"
     assert page.locator(".lang-switch button[value=de]").get_attribute("aria-pressed") == "true"

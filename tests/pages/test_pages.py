@@ -110,3 +110,11 @@ def test_it_writes_rules_with_options_controls_tips_and_faq(client, slug, facts)
         assert f'<section id="{section}">' in html
     for fact in facts:
         assert fact in html
+
+
+def test_it_sends_browsers_asking_for_favicon_ico_to_the_site_icon(client):
+    # The admin's pages name no icon; a 404 there would be an error in their console.
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/img/icon.svg"
+    assert client.get(response["Location"]).status_code == 200

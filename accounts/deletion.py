@@ -2,8 +2,8 @@
 
 ``delete_account`` is the one way the site deletes an account; ``forget`` runs for every
 deleted user, however deleted (the site, the admin, the shell), inside the deletion's own
-transaction (receivers.py hooks it to pre_delete). What the deletion cascades to is listed in
-``README.md`` (Accounts and privacy).
+transaction (receivers.py hooks it to pre_delete). README.md states the guarantees;
+tests/accounts/test_accounts_delete.py reads every table to hold them.
 """
 from __future__ import annotations
 

@@ -6,7 +6,11 @@
 1. Ingest: ``--clients`` threads post batches of 20 events to POST /telemetry/events on
    ``--processes`` Daphne processes (the `make run` command) for ``--seconds``; prints events
    accepted per second (target: 2,000).
-2. Purge: ``--expired`` rows older than 30 days are written straight into the table, then the
+   Accepted events go to the buffer (telemetry_pendingevent).
+2. Flush: the hourly move of the buffer into telemetry_event (telemetry.buffer.flush_pending,
+   what the Celery task runs), shuffled, while the same clients keep posting; prints rows moved
+   per second and ingest during the flush.
+3. Purge: ``--expired`` rows older than 30 days are written straight into the table, then the
    purge (telemetry.purge.purge_expired, what the Celery task runs) deletes them while the same
    clients keep posting; prints the seconds to purge (target: under 30 s) and ingest during the
    purge (events/s and the slowest request), so a stall would show.
@@ -38,7 +42,7 @@ CONTEXT = {"device": "desktop", "memory": "8+", "cores": "3-4", "net": "4g", "ca
 EVENTS = [
     {"type": "game_end", "game": "memory", "mode": "cpu", "cpu_level": "hard", "result": "win",
      "settings": {"players": 2, "cards": 52, "jokers": False, "match": "rank"},
-     "move_count": 57, "duration": "3-10m"},
+     "move_count": "50-99", "duration": "3-10m"},
     {"type": "view3d_first_frame", "ttff": "1-2s", "game": "memory"},
     {"type": "room_step", "game": "bozu", "step": "connect", "outcome": "ok"},
     {"type": "page_view"},
@@ -130,7 +134,9 @@ def main() -> int:
     # Production settings (DEBUG off), served over plain HTTP on the loopback.
     env = embedded_env(tmp, DATABASE_URL=db_url, DEBUG="0", SECRET_KEY=secrets.token_urlsafe(40),
                        ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0", LOG_LEVEL="WARNING",
-                       TELEMETRY_RATE_LIMIT="100000000", TELEMETRY_EMBEDDED_PURGE_INTERVAL="0")
+                       TELEMETRY_RATE_LIMIT="100000000", TELEMETRY_EMBEDDED_PURGE_INTERVAL="0",
+                       # The bench runs the flush and the purge itself, when it measures them.
+                       TELEMETRY_EMBEDDED_FLUSH_INTERVAL="0", ROOM_CLEANUP_EMBEDDED_INTERVAL="0")
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     servers = []
     try:
@@ -159,7 +165,7 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         client_cpu = (time.process_time() - client_cpu) / elapsed
         clients.stop()
-        stored = psql(db_url, "SELECT count(*) FROM telemetry_event")[0][0]
+        stored = psql(db_url, "SELECT count(*) FROM telemetry_pendingevent")[0][0]
         rate = (accepted1 - accepted0) / elapsed
         latencies = sorted(clients.latencies)
         print(f"ingest: {rate:,.0f} events/s accepted ({(requests1 - requests0) / elapsed:,.0f} requests/s; "
@@ -170,15 +176,35 @@ def main() -> int:
         # rather than the server, could be what limits the figure.
         print(f"clients: {client_cpu:.0%} of one core; load average {os.getloadavg()[0]:.1f}")
 
-        # 2. Purge of expired rows while ingest goes on.
+        # 2. The hourly flush of the buffer while ingest goes on.
+        clients = Clients(ports, args.clients)
+        clients.start()
+        time.sleep(1.0)
+        accepted0, _ = clients.snapshot()
+        flush_code = ("import django, time; django.setup(); from telemetry.buffer import flush_pending; "
+                      "t = time.perf_counter(); n = flush_pending(); print(n, time.perf_counter() - t)")
+        started = time.perf_counter()
+        result = subprocess.run([sys.executable, "-c", flush_code], cwd=PROJECT, env=env, check=True,
+                                capture_output=True, text=True, timeout=600)
+        flush_wall = time.perf_counter() - started
+        accepted1, _ = clients.snapshot()
+        during = clients.latencies[:]
+        clients.stop()
+        moved, flush_seconds = result.stdout.split()
+        print(f"flush: moved {int(moved):,} buffered events in {float(flush_seconds):.1f} s "
+              f"({int(moved) / float(flush_seconds):,.0f} rows/s, shuffled); ingest during the flush: "
+              f"{(accepted1 - accepted0) / flush_wall:,.0f} events/s; slowest request {max(during) * 1000:.0f} ms; "
+              f"errors {clients.errors}")
+
+        # 3. Purge of expired rows while ingest goes on.
         started = time.perf_counter()
         psql(db_url, """
-            INSERT INTO telemetry_event (received_at, type, page, device, memory, cores, net, cache,
+            INSERT INTO telemetry_event (id, received_at, type, device, memory, cores, net, cache,
                 browser, os, game, mode, cpu_level, result, move_count, duration, origin, step, outcome,
                 reason, ttff, how, fps, failure)
-            SELECT now() - interval '31 days' - (g %% 1000) * interval '1 minute', 'game_end',
-                   md5(g::text)::uuid, 'desktop', '8+', '3-4', '4g', 'part', 'chrome', 'linux', 'memory',
-                   'cpu', 'hard', 'win', 57, '3-10m', '', '', '', '', '', '', '', ''
+            SELECT gen_random_uuid(), date_trunc('hour', now()) - interval '31 days' - (g %% 100) * interval '1 hour',
+                   'game_end', 'desktop', '8+', '3-4', '4g', 'part', 'chrome', 'linux', 'memory',
+                   'cpu', 'hard', 'win', '50-99', '3-10m', '', '', '', '', '', '', '', ''
             FROM generate_series(1, %s) AS g""", (args.expired,))
         psql(db_url, "ANALYZE telemetry_event")
         print(f"wrote {args.expired:,} expired rows in {time.perf_counter() - started:.1f} s")

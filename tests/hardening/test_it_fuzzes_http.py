@@ -408,6 +408,8 @@ def _field_values(spec: schema.Field) -> st.SearchStrategy:
         return st.sampled_from(spec.values)
     if spec.kind == "int":
         return st.integers(spec.minimum, spec.maximum)
+    if spec.kind == "counted":  # a bucket label, or the raw count older pages send
+        return st.sampled_from(spec.values) | st.integers(spec.minimum, spec.maximum)
     if spec.kind == "uuid":
         return st.uuids(version=4).map(str)
     return st.just({})  # settings: filled in by _event once the game is known

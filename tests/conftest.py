@@ -19,12 +19,14 @@ def pytest_report_header(config):
 
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def close_rooms_db_connections():
-    """For tests whose requests run on games/rooms/db.py's threads (the rooms API, /healthz):
-    each thread keeps its own connection; they are closed after the test so that the test
-    database can be flushed and dropped."""
+    """Requests served in this process (the rooms API, /healthz) use games/rooms/db.py's
+    threads, each of which keeps its own connection: they are closed after every test that
+    started those threads, so that the test database can be flushed and dropped."""
     yield
+    if rooms_db._executor is None:
+        return
     count = rooms_db.thread_count()
     barrier = threading.Barrier(count)  # one task per thread: each waits until all have started
 

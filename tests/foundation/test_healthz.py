@@ -3,9 +3,6 @@ from unittest import mock
 import pytest
 from django.conf import settings
 
-# /healthz reads the database on the rooms' own thread (games/health.py).
-pytestmark = pytest.mark.usefixtures("close_rooms_db_connections")
-
 
 @pytest.mark.django_db
 def test_it_reports_the_configured_database_and_layer(client):

@@ -98,6 +98,13 @@ def _knock_cards(mask: int) -> frozenset[str]:
     return frozenset(CARDS[i] for i in indices_of(mask) if deadwood_mask(mask & ~(1 << i)) <= KNOCK_LIMIT)
 
 
+@lru_cache(maxsize=4096)
+def _deadwood_after_discard(mask: int, banned: str | None) -> int:
+    """Least deadwood an 11-card hand keeps after one legal discard: the figure a player about
+    to discard compares with the knock limit (the 11-card split counts one card too many)."""
+    return min(deadwood_mask(mask & ~(1 << i)) for i in indices_of(mask) if CARDS[i] != banned)
+
+
 class State:
     """One game. Every attribute is plain JSON data, so ``to_json`` is a deep copy of them."""
 
@@ -421,7 +428,7 @@ class State:
             "phase": self.phase,
             "dealer": self.dealer,
             "hand_number": self.hand_number,
-            "hand": _split_for_display(self.hands[seat]) if seat is not None and playing else None,
+            "hand": self._hand_view(seat) if seat is not None and playing else None,
             "card_counts": counts if playing else [0, 0],
             "known_cards": known if playing else [[], []],
             "opponent": None,
@@ -438,6 +445,13 @@ class State:
             view["opponent"] = {"seat": other, "card_count": view["card_counts"][other],
                                 "known_cards": view["known_cards"][other]}
         return view
+
+    def _hand_view(self, seat: int) -> dict:
+        hand = _split_for_display(self.hands[seat])
+        full = len(self.hands[seat]) == HAND_SIZE + 1
+        hand["deadwood_after_discard"] = (
+            _deadwood_after_discard(mask_of(self.hands[seat]), self.taken_card) if full else None)
+        return hand
 
     def to_json(self) -> dict:
         return _copy(vars(self))

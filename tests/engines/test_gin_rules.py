@@ -367,3 +367,14 @@ def test_json_round_trip_and_determinism():
     assert again.to_json() == final.to_json()
     with pytest.raises(ValueError):
         gin.State.from_json({"scores": [0, 0]})
+
+
+def test_view_counts_the_deadwood_the_best_legal_discard_leaves():
+    # Eleven cards: 5-6-7 of spades, three nines, three kings, the ace of clubs and the queen of
+    # diamonds (11 deadwood now); throwing the queen leaves 1. The queen was just taken from the
+    # pile, so the best legal discard is the ace, which leaves 10.
+    hands = ["5S 6S 7S 9H 9D 9C KH KD KC AC QD", "2H 3D 5C 7H 8D TC JH 2D 6C 4H"]
+    assert rig(hands, pile=("4C",)).view(0)["hand"]["deadwood_after_discard"] == 1
+    hand = rig(hands, pile=("4C",), taken="QD").view(0)["hand"]
+    assert hand["deadwood"] == 11 and hand["deadwood_after_discard"] == 10
+    assert rig(hands, pile=("4C",)).view(1)["hand"]["deadwood_after_discard"] is None  # ten cards

@@ -39,14 +39,16 @@ export function outcomeText(summary, name) {
   }
 }
 
-// Both hands at the end of a hand: melds, deadwood and lay-offs.
+// Both hands at the end of a hand: melds, deadwood and lay-offs. The defender's laid-off cards
+// are shown on the knocker's meld they extend, the only place they still count.
 export function handSummary(summary, name, small = true) {
-  const laid = new Set((summary.layoffs || []).map((l) => l.card));
+  const layoffs = summary.layoffs || [];
+  const laidOn = (seat, i) => (seat === summary.knocker ? layoffs.filter((l) => l.meld === i).map((l) => l.card) : []);
   const sides = summary.hands.map((side, seat) => h("div", {class: "gin-side", dataset: {seat}},
     h("h3", {}, fmt(gettext("%(name)s · deadwood %(d)s"), {name: name(seat), d: summary.deadwoods[seat]})),
     h("div", {class: "gin-melds"},
       side.melds.map((meld, i) => h("div", {class: `meld meld-${i % 4}`, "aria-label": gettext("meld")},
-        meld.map((c) => mini(c, laid.has(c))))),
+        meld.map((c) => mini(c, false)), laidOn(seat, i).map((c) => mini(c, true)))),
       side.deadwood_cards.length
         ? h("div", {class: "meld deadwood", "aria-label": gettext("deadwood")}, side.deadwood_cards.map((c) => mini(c, false)))
         : null)));
@@ -60,7 +62,8 @@ export function handSummary(summary, name, small = true) {
 
 function mini(code, laidOff) {
   return h("span", {class: `mini-card${/[HD]$/.test(code) ? " red-suit" : ""}${laidOff ? " laid-off" : ""}`,
-    title: longName(code)}, shortName(code));
+    title: laidOff ? fmt(gettext("%(card)s (laid off)"), {card: longName(code)}) : longName(code), dataset: {card: code}},
+  shortName(code));
 }
 
 export function create(ctx) {
@@ -92,11 +95,20 @@ export function create(ctx) {
     if (find(view, "draw", "source", "stock")) ctx.act({type: "draw", source: "stock"});
   }
 
+  // What a tap on the discard pile sends now, if anything.
+  function pileAction() {
+    if (find(view, "take_upcard")) return {type: "take_upcard"};
+    if (find(view, "draw", "source", "discard")) return {type: "draw", source: "discard"};
+    if (lifted && find(view, "discard", "card", lifted)) return {type: "discard", card: lifted};
+    return null;
+  }
+
   function tapDiscardPile() {
     if (!myTurn()) return;
-    if (find(view, "take_upcard")) ctx.act({type: "take_upcard"});
-    else if (find(view, "draw", "source", "discard")) ctx.act({type: "draw", source: "discard"});
-    else if (lifted && find(view, "discard", "card", lifted)) placeLifted();
+    const action = pileAction();
+    if (!action) return;
+    if (action.type === "discard") placeLifted();
+    else ctx.act(action);
   }
 
   function tapCard(card) {
@@ -136,7 +148,11 @@ export function create(ctx) {
     // Top line: deadwood and the match score, always.
     const scoreText = fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {
       a: ctx.seatName(home), sa: view.scores[home], sb: view.scores[other], b: ctx.seatName(other), target: view.target});
-    const deadwoodText = hand ? fmt(gettext("Deadwood %(d)s"), {d: hand.deadwood}) : "";
+    // With eleven cards the figure that matters is what the best discard leaves.
+    let deadwoodText = "";
+    if (hand && hand.deadwood_after_discard !== null && hand.deadwood_after_discard !== undefined) {
+      deadwoodText = fmt(gettext("Deadwood %(d)s after the best discard"), {d: hand.deadwood_after_discard});
+    } else if (hand) deadwoodText = fmt(gettext("Deadwood %(d)s"), {d: hand.deadwood});
     fill(status, 
       hand ? h("span", {class: "gin-deadwood", id: "gin-deadwood"}, deadwoodText) : null,
       h("span", {class: "gin-score", id: "gin-score"}, scoreText),
@@ -152,6 +168,9 @@ export function create(ctx) {
     fill(discard, under ? cardEl(under, {attrs: {class: "pcard under"}}) : null,
       top ? cardEl(top, {attrs: {class: "pcard top"}}) : null);
     discard.hidden = !playing;
+    discard.classList.toggle("empty", !top);
+    setAct(stock, turn && find(view, "draw", "source", "stock") ? {type: "draw", source: "stock"} : null);
+    setAct(discard, turn ? pileAction() : null);
     discard.classList.toggle("playable", turn && Boolean(find(view, "take_upcard") || find(view, "draw", "source", "discard")
       || (lifted && find(view, "discard", "card", lifted))));
 
@@ -175,7 +194,7 @@ export function create(ctx) {
           const banned = card === view.cannot_discard;
           const el = cardEl(card, {tag: "button", attrs: {
             tabindex: "-1", class: `pcard in-hand${lifted === card ? " lifted" : ""}${banned ? " sunk" : ""}${card === drawn ? " new" : ""}`,
-            dataset: {card}, onclick: () => tapCard(card)}});
+            dataset: banned ? {card} : {card, act: JSON.stringify({type: "discard", card})}, onclick: () => tapCard(card)}});
           if (turn && view.phase === "discard" && !banned) el.classList.add("playable");
           // Each card a hair above the one to its left, as in a fanned hand: overlapping
           // cards in one plane would make taps land on either.
@@ -218,20 +237,20 @@ export function create(ctx) {
     prompt.textContent = text;
 
     if (turn && find(view, "take_upcard")) {
-      items.push(btn(fmt(gettext("Take the upcard %(card)s"), {card: shortName(top)}), () => ctx.act({type: "take_upcard"}), "take-upcard", true));
-      items.push(btn(gettext("Pass"), () => ctx.act({type: "pass"}), "pass"));
+      items.push(btn(fmt(gettext("Take the upcard %(card)s"), {card: shortName(top)}), {type: "take_upcard"}, "take-upcard", true));
+      items.push(btn(gettext("Pass"), {type: "pass"}, "pass"));
     }
     if (turn && view.phase === "draw") {
       items.push(btn(fmt(gettext("Draw from the stock (%(n)s)"), {n: view.stock_count}),
-        () => ctx.act({type: "draw", source: "stock"}), "draw-stock", true));
+        {type: "draw", source: "stock"}, "draw-stock", true));
       if (find(view, "draw", "source", "discard")) {
         items.push(btn(fmt(gettext("Take %(card)s from the discard pile"), {card: shortName(top)}),
-          () => ctx.act({type: "draw", source: "discard"}), "draw-discard"));
+          {type: "draw", source: "discard"}, "draw-discard"));
       }
     }
     if (turn && view.phase === "discard") {
       const place = btn(lifted ? fmt(gettext("Place %(card)s on the discard pile"), {card: shortName(lifted)})
-        : gettext("Place on the discard pile"), () => placeLifted(), "place");
+        : gettext("Place on the discard pile"), lifted ? {type: "discard", card: lifted} : null, "place", false, () => placeLifted());
       place.disabled = !lifted;
       items.push(place);
       const knock = knockCard();
@@ -239,11 +258,11 @@ export function create(ctx) {
         const gin = view.hand.deadwood - (view.hand.deadwood_cards.includes(knock) ? deadwoodValue(knock) : 0) === 0;
         items.push(btn(gin ? fmt(gettext("Gin! (discard %(card)s)"), {card: shortName(knock)})
           : fmt(gettext("Knock (discard %(card)s)"), {card: shortName(knock)}),
-        () => { lifted = null; ctx.act({type: "knock", card: knock}); }, "knock", true));
+        {type: "knock", card: knock}, "knock", true, () => { lifted = null; ctx.act({type: "knock", card: knock}); }));
       }
     }
     if (find(view, "next_hand") && mySeat()) {
-      items.push(btn(gettext("Next hand"), () => ctx.act({type: "next_hand"}), "next-hand", true));
+      items.push(btn(gettext("Next hand"), {type: "next_hand"}, "next-hand", true));
     }
     controls.replaceChildren(...items);
 
@@ -257,7 +276,7 @@ export function create(ctx) {
           g.cards.map((card) => {
             const banned = card === view.cannot_discard;
             const b = h("button", {type: "button", class: `card-btn${/[HD]$/.test(card) ? " red-suit" : ""}${banned ? " sunk" : ""}`,
-              "aria-pressed": String(lifted === card), dataset: {card},
+              "aria-pressed": String(lifted === card), dataset: banned ? {card} : {card, act: JSON.stringify({type: "discard", card})},
               "aria-label": banned ? fmt(gettext("%(card)s (just taken: may not be discarded)"), {card: longName(card)}) : longName(card),
               onclick: () => tapCard(card)}, shortName(card));
             b.disabled = !turn || view.phase !== "discard" || banned;
@@ -300,8 +319,15 @@ export function create(ctx) {
     }
   }
 
-  function btn(label, onclick, id, primary = false) {
-    return h("button", {type: "button", class: `btn${primary ? " btn-primary" : ""}`, id: `gin-${id}`, onclick}, label);
+  // A panel button that sends `action` (named in data-act) unless `onclick` does more.
+  function btn(label, action, id, primary = false, onclick = () => ctx.act(action)) {
+    return h("button", {type: "button", class: `btn${primary ? " btn-primary" : ""}`, id: `gin-${id}`, onclick,
+      dataset: action ? {act: JSON.stringify(action)} : {}}, label);
+  }
+
+  function setAct(el, action) {
+    if (action) el.dataset.act = JSON.stringify(action);
+    else delete el.dataset.act;
   }
 
   return {

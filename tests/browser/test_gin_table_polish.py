@@ -1,0 +1,105 @@
+"""How Gin Rummy looks to a new player (issue 15): the card just taken from the pile shows its
+face, the top line counts the deadwood a discard would leave, an empty discard pile is outlined,
+lay-offs appear on the knocker's melds, and a long deadwood row stays inside the side panel.
+The states come from the engine (tests/browser/engine_views.py)."""
+import pytest
+
+from games.engines import gin
+from games.engines.gin_melds import CARDS, best_split
+from tests.browser.engine_views import open_room_page, render_view
+from tests.browser.pixels import mean_colour
+
+pytestmark = pytest.mark.browser
+
+
+def upcard_taken_view():
+    """Seat 0, not the dealer, has just taken the upcard: eleven cards, one of them banned,
+    and nothing left on the discard pile."""
+    seed = next(s for s in range(100) if gin.new_game({}, s).dealer == 1)
+    state = gin.new_game({}, seed)
+    state.apply(0, {"type": "take_upcard"})
+    return state.view(0)
+
+
+UNMATCHED = ["2H", "3D", "5C", "7H", "8D", "TC", "JH", "2D", "6C"]
+
+
+def knock_view(defender):
+    """Seat 0 knocks with the ace of clubs against ``defender``'s ten cards."""
+    knocker = ["5S", "6S", "7S", "9H", "9D", "9C", "KH", "KD", "KC", "AC", "QD"]
+    state = gin.new_game({}, 1)
+    rest = [c for c in CARDS if c not in knocker + defender]
+    state.hands = [knocker, defender]
+    state.discard_pile, state.stock = rest[:1], rest[1:]
+    state.phase, state.current_player, state.taken_card = "discard", 0, None
+    state.apply(0, {"type": "knock", "card": "QD"})
+    return state.view(0)
+
+
+def box(page, selector):
+    return page.locator(selector).first.bounding_box()
+
+
+def test_it_shows_the_face_of_the_card_just_taken(site, pages):
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    view = upcard_taken_view()
+    render_view(page, "gin", view)
+    card = box(page, f".pcard.in-hand.sunk[data-card='{view['cannot_discard']}']")
+    # Its left half (the next card covers part of the right), away from the corner letters.
+    red, green, blue = mean_colour(page, {"x": card["x"] + card["width"] * 0.15, "y": card["y"] + card["height"] * 0.3,
+                                          "width": card["width"] * 0.3, "height": card["height"] * 0.4})
+    # The face is paper (dimmed, still grey-white); the back is dark red with stripes.
+    assert green > 110 and abs(red - green) < 40, (red, green, blue)
+
+
+def test_it_counts_the_deadwood_the_best_discard_leaves(site, pages):
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    view = upcard_taken_view()
+    render_view(page, "gin", view)
+    cards = view["hand"]["cards"]
+    after = min(best_split([c for c in cards if c != card])[0] for card in cards if card != view["cannot_discard"])
+    assert len(cards) == 11 and after != view["hand"]["deadwood"]
+    assert page.locator("#gin-deadwood").inner_text() == f"Deadwood {after} after the best discard"
+    assert page.locator(".gin-table-status strong").inner_text() == f"Deadwood {after} after the best discard"
+
+
+def test_it_outlines_an_empty_discard_pile(site, pages):
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    render_view(page, "gin", upcard_taken_view())
+    pile = page.locator(".gin-discard")
+    assert pile.is_visible() and pile.locator(".pcard").count() == 0
+    style = pile.evaluate("el => { const s = getComputedStyle(el); return [s.outlineStyle, s.outlineWidth, "
+                          "s.borderTopStyle, s.borderTopWidth]; }")
+    outlined = style[0] != "none" and float(style[1].rstrip("px")) > 0
+    bordered = style[2] != "none" and float(style[3].rstrip("px")) > 0
+    assert outlined or bordered, style
+
+
+def test_it_shows_laid_off_cards_on_the_knockers_melds(site, pages):
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    # The four of spades goes on the knocker's run of spades.
+    view = knock_view(["4S", *UNMATCHED])
+    assert [layoff["card"] for layoff in view["last_hand"]["layoffs"]] == ["4S"]
+    render_view(page, "gin", view)
+    for where in (".gin-handover", ".side-panel"):
+        laid = page.locator(f"{where} .gin-side[data-seat='0'] .meld .mini-card.laid-off")
+        assert laid.all_inner_texts() == ["4♠"]
+        assert page.locator(f"{where} .gin-side[data-seat='1'] .mini-card", has_text="4♠").count() == 0
+
+
+def test_it_keeps_a_long_deadwood_row_inside_the_side_panel(site, pages):
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    view = knock_view(["4H", *UNMATCHED])  # nothing melds, nothing lays off
+    assert len(view["last_hand"]["hands"][1]["deadwood_cards"]) == 10
+    render_view(page, "gin", view)
+    panel = box(page, ".side-panel")
+    assert page.locator(".side-panel .gin-side[data-seat='1'] .meld.deadwood .mini-card").count() == 10
+    cards = page.locator(".side-panel .mini-card")
+    for i in range(cards.count()):
+        card = cards.nth(i).bounding_box()
+        assert panel["x"] <= card["x"] and card["x"] + card["width"] <= panel["x"] + panel["width"], (i, card, panel)

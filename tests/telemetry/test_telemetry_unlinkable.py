@@ -13,9 +13,11 @@ from celery.schedules import crontab
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Max
 from django.test import Client
 
 from config.celery import app as celery_app
+from games.models import Room
 from games.rooms import service
 from telemetry.models import Event
 from telemetry.schema import BUCKETS
@@ -54,14 +56,16 @@ def send_page_statistics(client: Client, room_id: str) -> str:
     return page
 
 
-def run_the_hourly_beat_tasks():
+def run_the_hourly_beat_tasks(now=None):
     """What Celery beat runs every hour (config/settings.py CELERY_BEAT_SCHEDULE); each app's
-    tasks are in its tasks module, which the worker finds by autodiscovery."""
+    tasks are in its tasks module, which the worker finds by autodiscovery. ``now``: as if run
+    at that moment."""
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         schedule = entry["schedule"]
         if isinstance(schedule, crontab) and len(schedule.hour) == 24:
             importlib.import_module(entry["task"].split(".")[0] + ".tasks")
-            celery_app.tasks[entry["task"]].apply().get()
+            kwargs = {"now": now.isoformat()} if now else {}
+            celery_app.tasks[entry["task"]].apply(kwargs=kwargs).get()
 
 
 def query(sql: str, params=()) -> list[tuple]:
@@ -159,3 +163,16 @@ def test_neither_key_order_nor_storage_order_follows_arrival(played, client):
                                       f"WHERE type = 'room_session' ORDER BY {order}")]
         assert sorted(stored) == list(range(30))
         assert stored != list(range(30)), f"rows in {order} order are in arrival order"
+
+
+def test_a_day_later_the_rooms_are_gone_and_only_the_players_own_records_remain(played):
+    users, _, rooms = played
+    last_change = Room.objects.aggregate(last=Max("updated_at"))["last"]
+    run_the_hourly_beat_tasks(now=last_change + timedelta(hours=25))
+    assert query("SELECT count(*) FROM games_room") == [(0,)]
+    assert query("SELECT count(*) FROM games_roomevent") == [(0,)]
+    # The link of each finished game to its player: in that player's own record, and nowhere else.
+    owners = sorted(user_id for (user_id,) in query("SELECT user_id FROM accounts_gamerecord"))
+    assert owners == sorted(user.pk for user in users)
+    for (seats,) in query("SELECT seats FROM games_finishedgame"):
+        assert all("user_id" not in seat for seat in as_json(seats))

@@ -350,8 +350,9 @@ def client_config() -> dict:
 
 
 def describe() -> list[dict]:
-    """The stored fields for people (the privacy page lists exactly this): every column of an
-    event but its random key and the hour it was stored, which the page states in words."""
+    """Every column of a stored event (telemetry.models.Event), for people: the privacy page
+    lists exactly this, and tests/telemetry/test_telemetry_privacy_page.py checks it against
+    the model. The page id is accepted but not stored, so it is not here."""
     rows = [{"field": "type", "events": _("every event"), "values": ", ".join(EVENT_TYPES),
              "doc": _("what happened")}]
     for name, spec in CONTEXT.items():

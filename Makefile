@@ -25,7 +25,11 @@ run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
+# The suite also needs Debian's chromium, haproxy and a Japanese font, and uses PostgreSQL and
+# Redis when they run: scripts/test-prerequisites.sh installs or starts what is missing (or says
+# the one command to run when it cannot).
 test: install
+	@bash scripts/test-prerequisites.sh
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:

@@ -38,17 +38,6 @@ def test_it_counts_clients_behind_the_proxies_the_readme_recommends():
     assert re.search(r"^\| `TELEMETRY_PROXY_HOPS` \|.*\| `0` \(docker-compose: `2`\) \|$", production, re.M)
 
 
-def test_it_counts_clients_behind_the_proxies_in_front_of_daphne():
-    """Without the hop count every client behind a proxy shares one address (the proxy's)."""
-    (setting,) = {compose()["services"][name]["environment"]["TELEMETRY_PROXY_HOPS"]
-                  for name in ("web", "worker", "beat")}
-    count = int(re.fullmatch(r"\$\{TELEMETRY_PROXY_HOPS:-(\d+)\}", setting)[1])
-    assert count >= 1  # at least the TLS proxy the README asks for
-    production = README.split("## Production", 1)[1].split("\n## ", 1)[0]
-    assert re.search(rf"^\| `TELEMETRY_PROXY_HOPS` \|.*\| `0` \(docker-compose: `{count}`\) \|$",
-                     production, re.M)
-
-
 def test_it_runs_the_commands_the_readme_documents():
     services = compose()["services"]
     for name in ("migrate", "web"):
@@ -75,6 +64,17 @@ def test_ci_runs_make_test_and_fails_on_failure():
     assert script.startswith("#!/usr/bin/env bash\n")
     assert "set -euo pipefail" in script
     assert re.search(r"^make test$", script, re.M)
+
+
+def test_it_sets_up_the_test_machine_from_make_test_alone():
+    # The README's test command must work on a fresh machine by itself: .ci/run installs
+    # nothing of its own, `make test` runs the prerequisites script before pytest.
+    assert "apt-get" not in (PROJECT / ".ci" / "run").read_text()
+    recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", (PROJECT / "Makefile").read_text(), re.M).group(1)
+    assert recipe.index("scripts/test-prerequisites.sh") < recipe.index("pytest")
+    prerequisites = (PROJECT / "scripts" / "test-prerequisites.sh").read_text()
+    for package in ("chromium", "haproxy", "fonts-ipafont-gothic"):
+        assert package in prerequisites
 
 
 # ---- the balancer (deploy/haproxy.cfg) ---------------------------------------------------------
@@ -136,7 +136,7 @@ def test_it_routes_a_rooms_websockets_by_the_room_id_and_the_rest_round_robin():
 
 def test_it_writes_a_balancer_configuration_haproxy_accepts():
     haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-    if haproxy is None:  # the structure is checked above; CI installs haproxy (.ci/run)
+    if haproxy is None:  # the structure is checked above; make test installs haproxy (scripts/test-prerequisites.sh)
         assert "haproxy" in (PROJECT / ".ci" / "run").read_text()
         return
     result = subprocess.run([haproxy, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True,

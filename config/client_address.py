@@ -1,7 +1,7 @@
 """The address of the client behind a request: what every per-address limit counts by.
 
-Never stored or logged: the limits keep only keyed digests of it (config/rate_limit.py,
-telemetry/ratelimit.py).
+Never stored or logged: the limits keep only keyed digests of it (rooms: config/rate_limit.py;
+statistics: telemetry/ratelimit.py; sign-in: accounts/signin_throttle.py).
 
 Behind ``CLIENT_PROXY_HOPS`` trusted proxies (the environment's ``TELEMETRY_PROXY_HOPS``: the
 number of proxies in front of Daphne that append to X-Forwarded-For), the client is that many

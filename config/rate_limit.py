@@ -14,8 +14,10 @@ secret; they expire with their window (rotating SECRET_KEY starts every count af
 When the cache cannot be reached the request is admitted and a warning logged: an outage of
 the counters should not stop people from playing.
 
-accounts/throttle.py (sign-in failures, reset mails) counts the same way with a class of its
-own and an unkeyed hash; it can move onto this module.
+To consolidate: accounts/throttle.py's Throttle (sign-in failures per address, reset e-mails)
+keeps counts the same way (add-then-incr windows under salted_hmac keys) but checks and counts
+in two calls, since it counts failures after the fact; it can become a Limit here with a
+check-only call beside ``hit``.
 """
 from __future__ import annotations
 

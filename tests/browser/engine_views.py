@@ -13,13 +13,13 @@ import json
 
 from tests.browser.helpers import start_from_menu
 
-RENDER = """async ([game, view, names]) => {
+RENDER = """async ([game, view, names, colours]) => {
   const page = document.querySelector('script[type=module][src*="room/page"]').src;
   const module = await import(new URL(`../games/${game}.js`, page));
   const seats = view.seat === null ? [] : [view.seat];
   const ctx = {
     surface: document.getElementById('table-surface'), panel: document.getElementById('game-panel'),
-    table: null, seatName: (seat) => names[seat], seatColour: () => 'red',
+    table: null, seatName: (seat) => names[seat], seatColour: (seat) => colours[seat],
     room: {you: {seats}, mode: 'cpu', seats: names.map((name, seat) => ({seat, name}))}, view,
     homeSeat: view.seat === null ? 0 : view.seat,
     canAct: () => view.current_player !== null && seats.includes(view.current_player)
@@ -38,8 +38,11 @@ def open_room_page(page, site, game: str) -> None:
     start_from_menu(page, site, game, "cpu", level="easy")
 
 
-def render_view(page, game: str, view: dict, names=("Red", "Green")) -> None:
+COLOURS = ("red", "green", "yellow", "blue", "purple", "orange")
+
+
+def render_view(page, game: str, view: dict, names=("Red", "Green", "Yellow", "Blue")) -> None:
     # Through JSON and back: exactly what a state message would carry.
-    page.evaluate(RENDER, [game, json.loads(json.dumps(view)), list(names)])
+    page.evaluate(RENDER, [game, json.loads(json.dumps(view)), list(names), list(COLOURS)])
     # Cards move and flip with CSS transitions; measure the settled table.
     page.wait_for_timeout(700)

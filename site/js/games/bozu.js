@@ -125,6 +125,10 @@ export function create(ctx) {
     const canAct = ctx.canAct();
     deck.classList.toggle("playable", canAct);
     flipButton.disabled = !canAct;
+    for (const el of [deck, flipButton]) {
+      if (canAct) el.dataset.act = JSON.stringify({type: "flip"});
+      else delete el.dataset.act;
+    }
     flipButton.textContent = ctx.room.mode === "local" && view.current_player !== null
       ? fmt(gettext("Flip a card (%(name)s)"), {name: ctx.seatName(view.current_player)})
       : gettext("Flip a card");

@@ -108,6 +108,19 @@ export function create(ctx) {
     if (target) focusOn(target.pos);
   });
 
+  // The card the panel's keyboard focus is on is lit on the table too, where the eyes are.
+  grid.addEventListener("focusin", (event) => {
+    if (event.target.dataset.pos) focusPos = event.target.dataset.pos;
+    markKeyed(focusPos);
+  });
+  grid.addEventListener("focusout", (event) => {
+    if (!grid.contains(event.relatedTarget)) markKeyed(null);
+  });
+
+  function markKeyed(pos) {
+    for (const [p, el] of cards) el.classList.toggle("keyed", p === pos);
+  }
+
   function focusOn(pos) {
     focusPos = pos;
     for (const [p, b] of buttons) b.tabIndex = p === pos ? 0 : -1;
@@ -129,6 +142,7 @@ export function create(ctx) {
       el.classList.toggle("first", v.first === entry.pos);
       el.classList.toggle("mismatch", v.phase === "reveal" && entry.state === "up");
       el.classList.toggle("playable", canAct && legal.has(entry.pos));
+      const act = canAct && legal.has(entry.pos) ? JSON.stringify({type: "flip", pos: entry.pos}) : null;
       let label;
       if (entry.state === "taken") {
         const n = pileCounts[entry.by]++;
@@ -153,7 +167,12 @@ export function create(ctx) {
       button.setAttribute("aria-label", label);
       button.setAttribute("aria-disabled", String(!(canAct && legal.has(entry.pos))));
       button.tabIndex = entry.pos === focusPos ? 0 : -1;
+      for (const target of [el, button]) {
+        if (act) target.dataset.act = act;
+        else delete target.dataset.act;
+      }
     }
+    markKeyed(grid.contains(document.activeElement) ? focusPos : null);
     piles.forEach((pile, seat) => {
       pile.querySelector(".pile-label").textContent = `${ctx.seatName(seat)} · ${v.scores[seat]}`;
       pile.classList.toggle("current", v.current_player === seat);

@@ -265,16 +265,21 @@ function renderActions() {
   box.replaceChildren(...items);
 }
 
+// Each after-game choice says under its name what it does, so two of them side by side differ.
+function labelled(label, hint) {
+  return [h("span", {}, label), h("small", {class: "btn-hint"}, hint)];
+}
+
 function afterGameButtons(where) {
-  const items = [button(gettext("Play again"), () => send("play_again"),
-    {class: "btn-primary", attrs: {dataset: {act: "play-again", where}}})];
+  const items = [button(labelled(gettext("Play again"), gettext("This table, the same seats")), () => send("play_again"),
+    {class: "btn-primary btn-two-line", attrs: {dataset: {act: "play-again", where}}})];
   if (room.mode === "friends") {
     items.push(button(gettext("Invite with a new link"), () => send("new_link"),
       {attrs: {dataset: {act: "new-link", where}}}));
   } else {
     // Outside friends' rooms a fresh table is simply a new room from the same menu.
-    items.push(button(gettext("New game with these options"), () => newSameRoom(),
-      {attrs: {dataset: {act: "new-game", where}}}));
+    items.push(button(labelled(gettext("New game with these options"), gettext("A new table")), () => newSameRoom(),
+      {class: "btn-two-line", attrs: {dataset: {act: "new-game", where}}}));
   }
   if (nextRoomUrl) {
     items.push(h("a", {class: "btn btn-primary", href: nextRoomUrl, dataset: {act: "next-room"}},

@@ -115,7 +115,12 @@ def test_the_browser_enforces_the_policy_and_reports_what_it_refuses(site, watch
     wait_until(page, "window.cspViolations.length >= 2")  # the events come as tasks
     directives = sorted(text.split()[0] for text in page.evaluate("window.cspViolations"))
     assert directives == ["script-src-elem", "style-src-attr"]
-    assert any(c.startswith("violation: script-src-elem refused inline") for c in watched.complaints)
+    # The same reports reach this test through the binding, as the other tests count on.
+    for _ in range(100):
+        if len(watched.complaints) >= 2:
+            break
+        page.wait_for_timeout(20)
+    assert sorted(c.split()[1] for c in watched.complaints) == ["script-src-elem", "style-src-attr"]
 
 
 def test_it_plays_memory_signed_in_and_shows_the_account_pages_without_a_violation(site, watched):

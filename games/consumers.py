@@ -170,8 +170,9 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             self.seats = outcome.reply["seats"]
         publish(outcome, self)
         if outcome.reply["bad_token"]:
+            lost = outcome.reply["lost_seat"]
             await self._error("bad_token", "That token holds no seat in this room; you are a "
-                                           "spectator.", ref)
+                                           "spectator.", ref, **({"lost_seat": lost} if lost else {}))
         async with self.sending:
             snap = await snapshots.snapshot(self.room_id, outcome.room.version)
             missed, resync = None, True

@@ -26,7 +26,8 @@ class Room(models.Model):
     games_played = models.PositiveIntegerField(default=0)  # "play again" count: new seeds
     state = models.JSONField()                         # engine State.to_json(): secret
     # [{"holder": "human"|"cpu"|"none", "token": sha256 hex|None, "user": id|None,
-    #   "conns": {process: n}, "away_since": iso|None, "cpu": bool, "left": bool, "seen": bool}]
+    #   "conns": {process: n}, "away_since": iso|None, "cpu": bool, "left": bool, "seen": bool,
+    #   "former_token": sha256 hex|None, only once the seat changed hands (take_seat, leave)}]
     seats = models.JSONField()
     cpus = models.JSONField(default=dict)              # seat (str) -> CPU to_json(): secret
     result = models.JSONField(null=True, blank=True)   # the room-level result once finished

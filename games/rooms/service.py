@@ -466,6 +466,7 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
         held = seats_of_token(seats, token_hash)
         work.reply["seats"] = held
         work.reply["bad_token"] = bool(token) and not held
+        work.reply["lost_seat"] = _lost_seat(seats, token_hash) if work.reply["bad_token"] else None
         for i in held:
             s = seats[i]
             if s["seen"] and sum(s["conns"].values()) == 0:
@@ -484,6 +485,16 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
             work.mark({"type": "presence", "seats": held, "presence": "connected"})
 
     return _mutate(room_id, change)
+
+
+def _lost_seat(seats: list[dict], token_hash: str) -> dict | None:
+    """The seat a token held before it changed hands, so a returning player learns what became
+    of it: ``taken`` by someone else, or ``left`` by them and played by the CPU since."""
+    for i, s in enumerate(seats):
+        former = s.get("former_token")
+        if former and secrets.compare_digest(former, token_hash):
+            return {"seat": i, "reason": "left" if s["left"] else "taken"}
+    return None
 
 
 def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
@@ -608,7 +619,10 @@ def take_seat(room_id: str, seat, user_id: int | None) -> Outcome:
             raise RoomError("seat_not_available", "Only a seat the CPU is playing can be taken.")
         token = new_token()
         s = _seat("human", hash_token(token))
-        s.update(user=user_id, seen=True, conns={PROCESS_ID: 1})
+        # The token it replaces (or the one of the holder who left it) is remembered, so that
+        # holder, coming back, is told the seat was taken rather than silently made a spectator.
+        old = room.seats[seat]
+        s.update(user=user_id, seen=True, conns={PROCESS_ID: 1}, former_token=old["token"] or old.get("former_token"))
         room.seats[seat] = s
         room.cpus.pop(str(seat), None)
         room.step_at = _next_step_at(work)
@@ -628,7 +642,8 @@ def leave(room_id: str, held: list[int]) -> Outcome:
         if room.status != "playing":
             raise RoomError("not_allowed", "The game is not being played.")
         for i in seats:
-            room.seats[i].update(cpu=True, left=True, token=None, conns={}, away_since=None)
+            room.seats[i].update(cpu=True, left=True, former_token=room.seats[i]["token"], token=None,
+                                 conns={}, away_since=None)
         work.set_state(work.state)  # the CPU takes the seat from here
         work.mark({"type": "leave", "seats": seats})
 

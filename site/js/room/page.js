@@ -35,6 +35,9 @@ let loading = null;
 let resultHidden = false;
 let resultShownFor = null;
 let nextRoomUrl = null;
+let lostSeat = null;
+const seatNotice = h("div", {class: "seat-notice", id: "seat-notice", role: "status", hidden: true});
+$("room-actions").before(seatNotice);
 const stats = new RoomStats({game: root.dataset.game, mode: root.dataset.mode});
 if (root.dataset.game) watchTable(table, root.dataset.game);
 
@@ -93,7 +96,12 @@ client.addEventListener("joined", (event) => {
 client.addEventListener("error", (event) => {
   stats.answered(event.detail, "failed");
   const {code, message} = event.detail;
-  if (code === "bad_token") return;  // the page simply offers Join instead
+  if (code === "bad_token") {
+    // The seat this page held has changed hands: say so (with the seats on offer) once the
+    // state that follows arrives. A token that never held a seat here simply offers Join.
+    lostSeat = event.detail.lost_seat || null;
+    return;
+  }
   toast(errorText(code, message));
 });
 client.addEventListener("next_room", (event) => onNextRoom(event.detail));
@@ -230,21 +238,48 @@ function takeableSeats() {
   return room.mode === "friends" ? room.seats.filter((s) => s.presence === "cpu") : [];
 }
 
-function renderActions() {
-  const box = $("room-actions");
+// What a spectator may sit down in: a free seat (Join) or a seat the CPU is playing.
+function seatOffers() {
   const items = [];
-  const isPlayer = mySeats().length > 0;
   const free = room.seats.filter((s) => s.presence === "free");
-  if (!isPlayer && room.mode === "friends" && free.length && room.status !== "finished") {
+  if (room.mode === "friends" && free.length && room.status !== "finished") {
     items.push(button(gettext("Join"), () => stats.request("join", send("join")), {class: "btn-primary", attrs: {id: "join"}}));
   }
-  if (!isPlayer && room.status === "playing") {
+  if (room.status === "playing") {
     for (const seat of takeableSeats()) {
-      items.push(button(fmt(gettext("Take %(name)s's seat"), {name: seatName(seat.seat)}),
-        () => stats.request("take_seat", send("take_seat", {seat: seat.seat})),
+      const label = lostSeat && lostSeat.seat === seat.seat
+        ? fmt(gettext("Take back your seat (%(name)s)"), {name: seatName(seat.seat)})
+        : fmt(gettext("Take %(name)s's seat"), {name: seatName(seat.seat)});
+      items.push(button(label, () => stats.request("take_seat", send("take_seat", {seat: seat.seat})),
         {class: "btn-primary", attrs: {dataset: {takeSeat: seat.seat}}}));
     }
   }
+  return items;
+}
+
+// A returning player whose seat changed hands while they were away is told so, with the
+// seats on offer and the choice to watch, instead of silently becoming a spectator.
+function renderSeatNotice(isPlayer) {
+  if (isPlayer) lostSeat = null;
+  seatNotice.hidden = !lostSeat;
+  if (!lostSeat) return;
+  const name = seatName(lostSeat.seat);
+  const what = lostSeat.reason === "left"
+    ? fmt(gettext("You left your seat (%(name)s); the CPU has been playing it since."), {name})
+    : fmt(gettext("Your seat (%(name)s) was taken by someone else while you were away."), {name});
+  const offers = seatOffers();
+  const next = offers.length ? gettext("You can take a seat that is on offer, or watch.")
+    : gettext("There is no seat to take: you can watch the game.");
+  seatNotice.replaceChildren(h("p", {class: "seat-notice-text"}, what, " ", next),
+    h("div", {class: "room-actions"}, offers,
+      button(gettext("Watch"), () => { lostSeat = null; renderActions(); }, {attrs: {id: "watch"}})));
+}
+
+function renderActions() {
+  const box = $("room-actions");
+  const isPlayer = mySeats().length > 0;
+  renderSeatNotice(isPlayer);
+  const items = isPlayer || lostSeat ? [] : seatOffers();
   if (room.status === "waiting" && room.creator) {
     items.push(button(gettext("Start with CPU in the free seats"), () => send("start"),
       {class: "btn-primary", attrs: {id: "start"}}));

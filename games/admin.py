@@ -19,7 +19,7 @@ class RoomAdmin(admin.ModelAdmin):
 
 @admin.register(FinishedGame)
 class FinishedGameAdmin(admin.ModelAdmin):
-    list_display = ("game", "mode", "cpu_level", "moves", "duration_seconds", "finished_at")
+    list_display = ("game", "mode", "cpu_level", "moves", "duration", "finished_at")
     list_filter = ("game", "mode", "cpu_level")
     readonly_fields = [f.name for f in FinishedGame._meta.fields]
 

@@ -6,6 +6,8 @@ in one row with an integer ``version``; every change is one conditional UPDATE o
 rather than a table of their own: every change touches them together with the state, and one
 row keeps each change to one UPDATE.
 """
+import uuid
+
 from django.db import models
 
 
@@ -65,23 +67,27 @@ class RoomEvent(models.Model):
 
 class FinishedGame(models.Model):
     """The game_finished record (games/signals.py) for operators: one row per really finished
-    game, without the players' user ids and with its times cut to the hour (service._unlinked):
-    the link to an account lives only in the account's own record (accounts.GameRecord)."""
+    game, kept so that it cannot be joined to anybody's own record (accounts.GameRecord, the one
+    place a finished game is linked to an account): a random key (no order), the hour for its
+    times, the statistics' ranges for its number of moves and duration, and per seat only who
+    held it and how it ended (service.operators_copy). An exact time, count or score would
+    match the one game record that has it."""
 
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.CharField(max_length=16)
     mode = models.CharField(max_length=16)
     options = models.JSONField()
     cpu_level = models.CharField(max_length=16, blank=True, default="")
-    moves = models.PositiveIntegerField()
-    duration_seconds = models.FloatField()
+    moves = models.CharField(max_length=8)     # a range: telemetry.schema.BUCKETS["move_count"]
+    duration = models.CharField(max_length=8)  # a range: telemetry.schema.BUCKETS["duration"]
     started_at = models.DateTimeField()  # the hour (UTC)
     finished_at = models.DateTimeField(db_index=True)  # the hour (UTC)
-    seats = models.JSONField()  # the signal's seats without "user_id"
+    seats = models.JSONField()  # [{"seat", "holder", "result", "rank", "resigned"}]
     room_origin = models.CharField(max_length=16, blank=True, default="")
     reconnections = models.PositiveIntegerField(default=0)
 
     def __str__(self):
-        return f"{self.game} {self.mode} finished {self.finished_at:%Y-%m-%d %H:%M}"
+        return f"{self.game} {self.mode} finished {self.finished_at:%Y-%m-%d %H:00}"
 
 
 class ServerProcess(models.Model):

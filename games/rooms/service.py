@@ -30,6 +30,7 @@ from games.engines.base import SEAT_COLOURS, GameError
 from games.models import FinishedGame, Room, RoomEvent, ServerProcess
 from games.rooms import registry
 from games.signals import game_finished
+from telemetry.schema import BUCKETS
 
 log = logging.getLogger(__name__)
 
@@ -307,22 +308,30 @@ def _commit(work: Work) -> bool:
                                  event=work.event or {"type": "room"})
         if work.finished_record:
             record = work.finished_record
-            FinishedGame.objects.create(**_unlinked(record))
+            FinishedGame.objects.create(**operators_copy(record))
             transaction.on_commit(lambda: game_finished.send(sender=Room, record=record))
     return True
 
 
-def _unlinked(record: dict) -> dict:
-    """The operators' copy of a finished game (FinishedGame): no user ids, times to the hour.
-    The link to an account lives only in that account's own record (accounts.GameRecord,
-    from the game_finished signal); exact times would join this copy to it."""
+SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
+
+
+def operators_copy(record: dict) -> dict:
+    """The operators' copy of a finished game (FinishedGame): nothing that would match the one
+    account record (accounts.GameRecord, from the game_finished signal) of the same game: no
+    user ids, scores or failed flips, times to the hour, moves and duration as the statistics'
+    ranges."""
     hour = {"minute": 0, "second": 0, "microsecond": 0}
-    return {**record,
+    return {"game": record["game"], "mode": record["mode"], "options": record["options"],
             "cpu_level": record["cpu_level"] or "",
             "room_origin": record["room_origin"] or "",
+            "reconnections": record["reconnections"],
+            "moves": BUCKETS["move_count"].label(record["moves"]),
+            "duration": BUCKETS["duration"].label(record["duration_seconds"]),
             "started_at": record["started_at"].replace(**hour),
             "finished_at": record["finished_at"].replace(**hour),
-            "seats": [{k: v for k, v in seat.items() if k != "user_id"} for seat in record["seats"]]}
+            "seats": [{k: seat[k] for k in SEAT_FACTS_FOR_OPERATORS if k in seat}
+                      for seat in record["seats"]]}
 
 
 def _next_step_at(work: Work):

@@ -1,6 +1,7 @@
 """Rooms and their events are deleted a day after their last change, unless someone is still
 connected or a step is due (games/rooms/cleanup.py); a finished game is kept for operators
-without its players (FinishedGame), and for each signed-in player in their own record."""
+with nothing that matches a player's record (FinishedGame), and for each signed-in player in their own record."""
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from games.models import FinishedGame, Room, RoomEvent
 from games.rooms import service
 from games.rooms.cleanup import delete_idle_rooms
 from games.tasks import delete_idle_rooms_task
+from telemetry.schema import BUCKETS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -85,12 +87,15 @@ def test_beat_deletes_idle_rooms_every_hour():
     assert entry["schedule"].hour == set(range(24)) and len(entry["schedule"].minute) == 1
 
 
-def test_a_finished_game_is_kept_for_operators_without_its_player_and_to_the_hour():
+def test_a_finished_game_is_kept_for_operators_with_nothing_that_matches_the_players_record():
     user = get_user_model().objects.create_user("ada", password="pw-long-enough-1")
     finished_bozu(user)
     record = GameRecord.objects.get(user=user)  # the player's own record keeps the link
     kept = FinishedGame.objects.get()
-    assert all("user_id" not in seat for seat in kept.seats)
+    assert isinstance(kept.pk, uuid.UUID)  # no key order to match the records' ids against
+    assert [set(seat) for seat in kept.seats] == [{"seat", "holder", "result", "rank", "resigned"}] * 2
     assert [seat["holder"] for seat in kept.seats] == ["human", "human"]
+    assert kept.moves == BUCKETS["move_count"].label(record.moves)
+    assert kept.duration == BUCKETS["duration"].label(record.duration_seconds)
     for stored, exact in ((kept.started_at, record.started_at), (kept.finished_at, record.finished_at)):
         assert stored == exact.replace(minute=0, second=0, microsecond=0)

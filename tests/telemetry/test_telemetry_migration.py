@@ -1,7 +1,7 @@
 """Rows stored before the statistics became unlinkable are rewritten by the migrations: events
 get new random keys, the hour instead of their time, a move range instead of the count, and no
 page id (telemetry 0002); finished games lose their players' user ids and exact times (games
-0003)."""
+0003), then get random keys, move and duration ranges and seats without scores (games 0004)."""
 import json
 import uuid
 from datetime import datetime, timezone
@@ -13,7 +13,7 @@ from django.db.migrations.executor import MigrationExecutor
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("telemetry", "0001_events"), ("games", "0002_server_processes")]
-AFTER = [("telemetry", "0002_unlinkable_storage"), ("games", "0003_finished_games_unlinked")]
+AFTER = [("telemetry", "0002_unlinkable_storage"), ("games", "0004_finished_games_in_ranges")]
 PAGE = "0b6c5a4e-8f1d-4c3b-9a2e-7d6f5e4c3b2a"
 
 
@@ -61,11 +61,13 @@ def test_old_events_are_rewritten_to_the_hour_with_ranges_new_keys_and_no_page(o
     assert all((row["device"], row["browser"], row["duration"]) == ("desktop", "chrome", "3-10m") for row in rows)
 
 
-def test_old_finished_games_lose_their_players_and_exact_times(old_rows):
+def test_old_finished_games_lose_their_players_exact_times_counts_and_scores(old_rows):
     migrate(AFTER)
     from games.models import FinishedGame
     game = FinishedGame.objects.get()
-    assert game.seats == [{"seat": 0, "holder": "human", "result": "win", "score": 30},
-                          {"seat": 1, "holder": "cpu", "result": "loss", "score": 12}]
+    assert isinstance(game.pk, uuid.UUID)
+    assert game.seats == [{"seat": 0, "holder": "human", "result": "win"},
+                          {"seat": 1, "holder": "cpu", "result": "loss"}]
+    assert (game.moves, game.duration) == ("100-199", "1-3m")
     assert (game.started_at, game.finished_at) == (datetime(2026, 3, 1, 13, tzinfo=timezone.utc),
                                                    datetime(2026, 3, 1, 14, tzinfo=timezone.utc))

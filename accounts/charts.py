@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -11,7 +12,9 @@ from .stats import DayResults
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 8, 12, 28   # room for the axis labels
 GAP = 0.2                                  # fraction of a slot left between bars
-MAX_BAR = 40                               # a few days' bars stay bars, not walls
+# The axis covers at least two weeks, every day a slot (days without games stay empty), so a
+# single day of games is one slim bar with a range of dates, not one wall under one date twice.
+MIN_DAYS = 14
 
 
 @dataclass
@@ -30,14 +33,17 @@ class Bar:
 
 
 def results_chart(days: list[DayResults]) -> dict | None:
-    """Stacked bars, one per day with games: wins at the bottom, then draws, then losses."""
+    """Stacked bars, one per day with games, each in its day's place on a calendar axis: wins
+    at the bottom, then draws, then losses."""
     if not days:
         return None
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     most = max(day.games for day in days)
-    slot = min(plot_w / len(days), MAX_BAR / (1 - GAP))
+    first = min(days[0].day, days[-1].day - timedelta(days=MIN_DAYS - 1))
+    slot = plot_w / ((days[-1].day - first).days + 1)
     bars = []
-    for i, day in enumerate(days):
+    for day in days:
+        i = (day.day - first).days
         base = TOP + plot_h
         segments = []
         for kind, count in (("win", day.wins), ("draw", day.draws), ("loss", day.losses)):
@@ -55,5 +61,5 @@ def results_chart(days: list[DayResults]) -> dict | None:
         "width": WIDTH, "height": HEIGHT, "bars": bars, "most": most,
         "left": LEFT, "top": TOP, "bottom": TOP + plot_h, "right": WIDTH - RIGHT,
         "label_y": HEIGHT - 8,
-        "first_day": days[0].day, "last_day": days[-1].day,
+        "first_day": first, "last_day": days[-1].day, "game_days": len(days),
     }

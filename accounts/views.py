@@ -1,4 +1,5 @@
 """Thin views: forms in forms.py, statistics in stats.py, the chart's geometry in charts.py."""
+from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -35,6 +36,7 @@ def signup(request):
         user = form.save()
         # Named because several backends are configured (the throttles are the others).
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()})
         response = redirect(_safe_next(request, reverse("accounts:me")))
         language.apply_on_sign_in(request, user, response)
         return response
@@ -63,6 +65,10 @@ class SignInView(auth_views.LoginView):
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:password_change_done")
+
+    def form_valid(self, form):
+        messages.success(self.request, _("Your new password is saved."))
+        return super().form_valid(form)
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -102,6 +108,7 @@ def me(request):
 def privacy(request):
     # Two checkboxes: an absent one is off, so every POST is valid.
     PrivacyForm(request.POST, instance=Profile.of(request.user)).save()
+    messages.success(request, _("Your privacy settings are saved."))
     return redirect(reverse("accounts:me") + "#privacy")
 
 

@@ -2,11 +2,14 @@
 face, the top line counts the deadwood a discard would leave, an empty discard pile is outlined,
 lay-offs appear on the knocker's melds, and a long deadwood row stays inside the side panel.
 The states come from the engine (tests/browser/engine_views.py)."""
+import json
+
 import pytest
 
 from games.engines import gin
 from games.engines.gin_melds import CARDS, best_split
 from tests.browser.engine_views import open_room_page, render_view
+from tests.browser.helpers import record_sent, start_from_menu, version, wait_until, wait_version_after
 from tests.browser.pixels import mean_colour
 
 pytestmark = pytest.mark.browser
@@ -103,3 +106,41 @@ def test_it_keeps_a_long_deadwood_row_inside_the_side_panel(site, pages):
     for i in range(cards.count()):
         card = cards.nth(i).bounding_box()
         assert panel["x"] <= card["x"] and card["x"] + card["width"] <= panel["x"] + panel["width"], (i, card, panel)
+
+
+def test_every_control_names_the_action_it_sends(site, pages):
+    """data-act on the stock, the pile, the hand cards and the panel's buttons is exactly the
+    action a press sends (docs/protocol.md), in a real game against the CPU."""
+    page = pages.new()
+    sent = record_sent(page)
+    start_from_menu(page, site, "gin", "cpu", level="easy")
+    presses = discards = 0
+    for _ in range(200):
+        if presses >= 4:
+            break
+        wait_until(page, "document.querySelector('.gin-controls [data-act], .card-btn:enabled') !== null")
+        before = version(page)
+        if page.locator(".card-btn:enabled").count():
+            cards = page.locator(".card-btn:enabled")
+            for i in range(cards.count()):
+                card = cards.nth(i).get_attribute("data-card")
+                expected = {"type": "discard", "card": card}
+                assert json.loads(cards.nth(i).get_attribute("data-act")) == expected
+                assert json.loads(page.get_attribute(f".pcard.in-hand[data-card='{card}']", "data-act")) == expected
+            banned = page.locator(".card-btn.sunk")
+            assert banned.count() == 0 or banned.get_attribute("data-act") is None
+            target = page.locator(f".pcard.in-hand[data-card='{cards.first.get_attribute('data-card')}']")
+            target.click()  # lift: the pile now names the discard it would send
+            assert page.get_attribute(".gin-discard", "data-act") == target.get_attribute("data-act")
+            expected, element = json.loads(target.get_attribute("data-act")), target
+            discards += 1
+        else:
+            element = page.locator(".gin-controls [data-act]").first
+            expected = json.loads(element.get_attribute("data-act"))
+        count = len(sent)
+        element.click()
+        wait_version_after(page, before)
+        actions = [frame["action"] for frame in sent[count:] if frame.get("type") == "action"]
+        assert actions == [expected]
+        presses += 1
+    assert presses == 4 and discards >= 1

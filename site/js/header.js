@@ -1,6 +1,6 @@
-// The site header on narrow or short screens (phones): the games, account links and languages
-// fold behind a Menu button, so the header is one short line and the page starts at once.
-// Without this script the header simply shows everything (the CSS folds only `.foldable`).
+// The site header's Menu on narrow or short screens (phones), folded there by the stylesheet:
+// this makes the Menu link a toggle (a button to assistive technology) that Escape or a tap
+// elsewhere closes. Without this script the link still opens the menu, as its #target.
 const header = document.querySelector(".site-header");
 const toggle = document.getElementById("menu-toggle");
 
@@ -10,10 +10,17 @@ function setOpen(open) {
 }
 
 if (header && toggle) {
-  header.classList.add("foldable");
-  toggle.hidden = false;
-  toggle.addEventListener("click", () => setOpen(!header.classList.contains("menu-open")));
-  // Escape or a tap elsewhere closes the menu, as people expect from a drop-down.
+  toggle.addEventListener("click", (event) => {
+    event.preventDefault();
+    setOpen(!header.classList.contains("menu-open"));
+  });
+  // A link answers Enter only; a button answers Space too.
+  toggle.addEventListener("keydown", (event) => {
+    if (event.key === " ") {
+      event.preventDefault();
+      toggle.click();
+    }
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && header.classList.contains("menu-open")) {
       setOpen(false);

@@ -151,7 +151,9 @@ export function create(ctx) {
         place(el, spot.x + ((n % 6) - 2.5) * 3, spot.y - Math.min(n, 24) * 0.6);
         el.style.setProperty("--z", `${Math.min(n, 30) * 0.6}px`);
         el.classList.add("taken");
-        label = fmt(gettext("%(pos)s: taken by %(name)s"), {pos: entry.pos, name: ctx.seatName(entry.by)});
+        // The card's name is in the label: a button's name includes the text it shows (WCAG 2.5.3).
+        label = fmt(gettext("%(pos)s, %(card)s: taken by %(name)s"),
+          {pos: entry.pos, card: longName(entry.card), name: ctx.seatName(entry.by)});
       } else {
         const [x, y] = el.dataset.home.split(",");
         place(el, Number(x), Number(y));

@@ -108,3 +108,16 @@ def test_every_page_has_a_footer_and_a_meta_description(site, pages, path):
     footer.get_by_role("link", name="Privacy and statistics").click()
     page.wait_for_url(f"{site.url}/privacy/")
     assert page.locator("#telemetry-switch").is_visible()
+
+
+def test_it_styles_the_privacy_page_like_the_game_pages(site, pages):
+    page = pages.new()
+    page.goto(f"{site.url}/privacy/")
+    switch = page.locator("#telemetry-switch").evaluate(
+        "el => { const s = getComputedStyle(el); return [s.backgroundColor, parseFloat(s.borderTopLeftRadius), s.fontWeight]; }")
+    assert switch == ["rgb(240, 194, 75)", 9.6, "650"]  # the site's gold button, as on the menus
+    cell = page.locator("#stored-fields td").first.evaluate(
+        "el => { const s = getComputedStyle(el); return [s.borderBottomStyle, s.textAlign]; }")
+    assert cell == ["solid", "left"]
+    heading = page.locator("#stored-fields thead th").first.evaluate("el => getComputedStyle(el).textAlign")
+    assert heading == "left"

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from tests.browser.helpers import flip_bozu_until_finished, start_from_menu, status, wait_playing
+from tests.browser.helpers import (flip_bozu_until_finished, start_from_menu, status, wait_playing,
+                                  wait_until)
 from tests.live import LiveServer, VENV_BIN, chromium, embedded_env, free_port, migrate
 
 pytestmark = pytest.mark.browser
@@ -133,7 +134,7 @@ def test_with_the_switch_on_events_arrive_bucketed_and_reduced(site, browser):
     first_page = sent[0]["page"]
     # The next page has a new page-open id, and the id is in no cookie and no storage.
     page.goto(site.url + "/")
-    page.wait_for_function("document.readyState === 'complete'")
+    wait_until(page, "document.readyState === 'complete'")
     second = sent_now(page)
     assert [event["type"] for event in second] == ["page_view"] and second[0]["page"] != first_page
     stored = page.evaluate("JSON.stringify(Object.entries(localStorage)) + "

@@ -8,8 +8,10 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from . import bozu_page
 from .catalog import GAMES, GAMES_BY_SLUG, MODE_HELP, MODE_LABELS
 from .models import Room
+from .rules_statistics import statistics
 
 # Room ids are secrets.token_urlsafe strings; anything else cannot be a room.
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -43,7 +45,10 @@ def game_menu(request, slug):
 
 def rules(request, slug):
     game = _game(slug)
-    return render(request, f"games/rules/{slug}.html", {"game": game})
+    context = {"game": game, "statistics": statistics(slug)}
+    if slug == "bozu":
+        context.update(poet_groups=bozu_page.poet_groups(), simulation=bozu_page.simulation())
+    return render(request, f"games/rules/{slug}.html", context)
 
 
 @ensure_csrf_cookie

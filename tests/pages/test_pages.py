@@ -106,7 +106,7 @@ def test_it_builds_menus_whose_defaults_the_engines_accept():
 ])
 def test_it_writes_rules_with_options_controls_tips_and_faq(client, slug, facts):
     html = client.get(f"/{slug}/rules/").content.decode()
-    for section in ("how", "options", "controls", "tips", "faq"):
+    for section in ("how-to-play", "options", "controls", "tips", "faq"):
         assert f'<section id="{section}">' in html
     for fact in facts:
         assert fact in html

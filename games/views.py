@@ -11,6 +11,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from . import bozu_page
 from .catalog import GAMES, GAMES_BY_SLUG, MODE_HELP, MODE_LABELS
 from .models import Room
+from .module_preloads import module_preloads
 from .rules_statistics import statistics
 
 # Room ids are secrets.token_urlsafe strings; anything else cannot be a room.
@@ -57,7 +58,10 @@ def room(request, room_id):
         raise Http404(_("No such room."))
     # The game and mode let the page report a failed connection (telemetry) before any state.
     known = Room.objects.filter(id=room_id).values("game", "mode").first() or {}
-    return render(request, "games/room.html", {"room_id": room_id, **known})
+    game_module = [f"js/games/{known['game']}.js"] if known else []
+    return render(request, "games/room.html", {
+        "room_id": room_id, **known,
+        "module_preloads": module_preloads("js/room/page.js", *game_module)})
 
 
 def favicon(request):

@@ -83,7 +83,10 @@ def check_targets(page, legal: list[dict]) -> dict[str, dict]:
     assert (screen["scrollX"], screen["scrollY"]) == (0, 0)
     assert screen["scrollWidth"] <= screen["width"], "the page scrolls sideways"
     found: dict[str, dict] = {}
-    for target in page.evaluate(TARGETS_JS):
+    targets = page.evaluate(TARGETS_JS)
+    stale = {t["act"] for t in targets} - {compact(a) for a in legal}
+    assert stale == set(), f"targets of moves that are not legal now: {stale}"
+    for target in targets:
         action = json.loads(target["act"])
         assert target["act"] == compact(action), f"data-act is not compact JSON: {target['act']}"
         width, height = minimum(action)

@@ -126,6 +126,12 @@ export function create(ctx) {
     ctx.act({type: "discard", card});
   }
 
+  // A hand card names the discard its second tap sends, and only while that discard is legal.
+  function handDataset(card, turn) {
+    return turn && view.phase === "discard" && find(view, "discard", "card", card)
+      ? {card, act: JSON.stringify({type: "discard", card})} : {card};
+  }
+
   function knockCard() {
     const knocks = (view.legal_actions || []).filter((a) => a.type === "knock").map((a) => a.card);
     if (!knocks.length) return null;
@@ -194,7 +200,7 @@ export function create(ctx) {
           const banned = card === view.cannot_discard;
           const el = cardEl(card, {tag: "button", attrs: {
             tabindex: "-1", class: `pcard in-hand${lifted === card ? " lifted" : ""}${banned ? " sunk" : ""}${card === drawn ? " new" : ""}`,
-            dataset: banned ? {card} : {card, act: JSON.stringify({type: "discard", card})}, onclick: () => tapCard(card)}});
+            dataset: handDataset(card, turn), onclick: () => tapCard(card)}});
           if (turn && view.phase === "discard" && !banned) el.classList.add("playable");
           // Each card a hair above the one to its left, as in a fanned hand: overlapping
           // cards in one plane would make taps land on either.
@@ -276,7 +282,7 @@ export function create(ctx) {
           g.cards.map((card) => {
             const banned = card === view.cannot_discard;
             const b = h("button", {type: "button", class: `card-btn${/[HD]$/.test(card) ? " red-suit" : ""}${banned ? " sunk" : ""}`,
-              "aria-pressed": String(lifted === card), dataset: banned ? {card} : {card, act: JSON.stringify({type: "discard", card})},
+              "aria-pressed": String(lifted === card), dataset: handDataset(card, turn),
               "aria-label": banned ? fmt(gettext("%(card)s (just taken: may not be discarded)"), {card: longName(card)}) : longName(card),
               onclick: () => tapCard(card)}, shortName(card));
             b.disabled = !turn || view.phase !== "discard" || banned;

@@ -6,6 +6,7 @@ import { h, createRoom, roomIdFromUrl, tokenKey } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
 import { errorText } from "../errors.js";
 import { RoomStats, watchTable } from "./stats.js";
+import { createFeel, bindSoundSwitch } from "./feel.js";
 
 const COLOURS = {
   red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
@@ -40,6 +41,8 @@ const seatNotice = h("div", {class: "seat-notice", id: "seat-notice", role: "sta
 $("room-actions").before(seatNotice);
 const stats = new RoomStats({game: root.dataset.game, mode: root.dataset.mode});
 if (root.dataset.game) watchTable(table, root.dataset.game);
+const feel = createFeel();
+bindSoundSwitch($("sound-switch"));
 
 export function seatName(seat) {
   const info = room && room.seats[seat];
@@ -142,6 +145,7 @@ async function onState(message) {
   renderer.render(view, message.event, previous === null || Boolean(message.resync));
   root.dataset.status = room.status;
   renderResult();
+  feel(room, view, previous === null || Boolean(message.resync));
   root.dataset.version = String(message.version);
 }
 

@@ -1,0 +1,75 @@
+// The feel of the game: when something happens at the table, a short sound (site/js/sound.js,
+// only when the player has turned sound on) and a brief animation class (keyframes in
+// site/css/site.css, all of them off under prefers-reduced-motion): the two cards of a pair
+// pulse, a gin makes the hands shown glow, a win celebrates on the result screen.
+import { play, soundOn, setSound } from "../sound.js";
+
+const BRIEF_MS = 1200;
+
+function briefly(elements, name) {
+  for (const el of elements) {
+    el.classList.add(name);
+    setTimeout(() => el.classList.remove(name), BRIEF_MS);
+  }
+}
+
+// The sound switch (templates/games/room.html): a toggle button, aria-pressed when sound is on.
+export function bindSoundSwitch(button) {
+  const show = () => button.setAttribute("aria-pressed", String(soundOn()));
+  button.addEventListener("click", () => { setSound(!soundOn()); show(); });
+  show();
+}
+
+const REACTIONS = {
+  memory(last) {
+    if (last.type !== "flip") return;
+    play("flip");
+    if (last.result === "mismatch") play("miss");
+    if (last.result === "match") {
+      play("pair");
+      briefly(last.pair.map((pos) => document.querySelector(`.memory-card[data-pos="${pos}"]`)).filter(Boolean), "pair-made");
+    }
+  },
+  bozu(last) {
+    play("flip");
+    if (last.effect === "takes_centre" && last.moved > 0) play("pair");
+    if (last.effect === "pile_to_centre") play("miss");
+  },
+  gin(last) {
+    if (["take_upcard", "draw", "discard"].includes(last.type)) play("flip");
+    if (last.type !== "hand_over" && last.type !== "game_over") return;
+    if (last.outcome === "gin") {
+      play("gin");
+      briefly(document.querySelectorAll(".gin-handover:not([hidden]), #result .gin-summary"), "gin-made");
+    } else if (last.outcome === "dead") play("miss");
+    else play("pair");
+  },
+};
+
+// Whether this page's player won (in a room on one device, whoever won is at this device).
+function won(room, result, seats) {
+  if (room.mode === "solo") return true;
+  if (result.draw) return false;
+  return room.mode === "local" || (seats.length > 0 && result.winners.includes(seats[0]));
+}
+
+export function createFeel() {
+  let lastSeen = null;
+  let statusSeen = null;
+  // Called after each state is drawn; `fresh` (first state, resync) replays nothing.
+  return function react(room, view, fresh) {
+    const last = view && view.last ? JSON.stringify(view.last) : null;
+    const changed = !fresh && last !== null && last !== lastSeen;
+    const finished = !fresh && statusSeen === "playing" && room.status === "finished";
+    lastSeen = last;
+    statusSeen = room.status;
+    if (changed && REACTIONS[room.game]) REACTIONS[room.game](view.last);
+    const result = room.result || (view && view.result);
+    if (!finished || !result) return;
+    const seats = room.you && room.you.seats ? room.you.seats : [];
+    if (won(room, result, seats)) {
+      play("win");
+      briefly(document.querySelectorAll("#result .result-card"), "celebrate");
+    } else if (seats.length) play("miss");
+  };
+}

@@ -1,0 +1,215 @@
+"""The feel of the game (issue 15): card sounds made with Web Audio behind a switch that starts
+muted and is remembered in the browser, brief animations on a pair and a win, and no motion at
+all under prefers-reduced-motion.
+
+An init script (Playwright's, which the Content-Security-Policy does not govern) counts the
+AudioContexts made and the oscillators started, and records each animation class the page adds,
+with the animation the stylesheet then gives the element."""
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_until, wait_version_after
+from tests.browser.memory_play import Memory, read_cells
+
+pytestmark = pytest.mark.browser
+
+WATCH = """
+window.feelSeen = {contexts: 0, oscillators: 0, classes: []};
+const startOscillator = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.feelSeen.oscillators += 1;
+  return startOscillator.apply(this, args);
+};
+const PageAudioContext = window.AudioContext;
+window.AudioContext = class extends PageAudioContext {
+  constructor(...args) { super(...args); window.feelSeen.contexts += 1; }
+};
+// Each time an element takes one of the classes (marked, so that other changes of its class
+// while it has it are not counted again).
+const marked = {'pair-made': new WeakSet(), 'gin-made': new WeakSet(), 'celebrate': new WeakSet()};
+new MutationObserver((records) => {
+  for (const {target: el} of records) {
+    for (const [name, set] of Object.entries(marked)) {
+      if (!el.classList.contains(name)) { set.delete(el); continue; }
+      if (set.has(el)) continue;
+      set.add(el);
+      window.feelSeen.classes.push({name, pos: el.dataset.pos || null,
+        animation: getComputedStyle(el).animationName,
+        face: el.querySelector('.face') ? getComputedStyle(el.querySelector('.face')).animationName : null});
+    }
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['class']});
+"""
+
+SWITCH = "#sound-switch"
+LOCALES = {"es": "es-ES", "de": "de-DE", "ja": "ja-JP"}
+
+
+def seen(page) -> dict:
+    return page.evaluate("window.feelSeen")
+
+
+def watched_page(pages, **kwargs):
+    page = pages.new(**kwargs)
+    page.add_init_script(script=WATCH)
+    return page
+
+
+def flip_once(page, player: Memory) -> bool:
+    """One flip through the button panel when this page may flip; False when it may not now."""
+    cells = read_cells(page)
+    player.look(cells)
+    if not any(c["enabled"] for c in cells):
+        page.wait_for_timeout(30)  # the CPU's turn, or a mismatch being shown
+        return False
+    target = player.choose(cells)
+    before = version(page)
+    page.locator(f".memory-grid .cell[data-pos='{target['pos']}']").click()
+    wait_version_after(page, before)
+    player.look(read_cells(page))
+    return True
+
+
+def play_until(page, done, limit: int = 400) -> None:
+    player = Memory()
+    for _ in range(limit):
+        if done() or status(page) == "finished":
+            return
+        flip_once(page, player)
+
+
+def switch_state(page) -> str:
+    return page.get_attribute(SWITCH, "aria-pressed")
+
+
+def test_it_starts_muted_and_remembers_the_switch_in_the_browser(site, pages):
+    page = pages.new()
+    start_from_menu(page, site, "memory", "cpu", {"cards": 24}, level="easy")
+    assert switch_state(page) == "false"
+    assert page.evaluate("localStorage.getItem('sound')") is None
+    # A toggle button whose name is the page's own word for sound, whatever its state.
+    with translation.override("en"):
+        name = translation.gettext("Sound")
+    assert page.get_by_role("button", name=name, exact=True, pressed=False).get_attribute("id") == "sound-switch"
+    box = page.locator(SWITCH).bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+
+    page.locator(SWITCH).click()
+    assert switch_state(page) == "true"
+    assert page.evaluate("localStorage.getItem('sound')") == "on"
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    assert page.get_by_role("button", name=name, exact=True, pressed=True).get_attribute("id") == "sound-switch"
+    page.locator(SWITCH).press("Enter")  # a keyboard press toggles it too
+    assert switch_state(page) == "false"
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    assert switch_state(page) == "false"
+    assert page.evaluate("localStorage.getItem('sound')") == "off"
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_it_puts_the_switch_within_reach_on_a_phone(site, pages, size):
+    page = pages.new(width=size[0], height=size[1])
+    start_from_menu(page, site, "gin", "cpu", level="easy")
+    switch = page.locator(SWITCH)
+    switch.scroll_into_view_if_needed()
+    box = switch.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+    assert 0 <= box["x"] and box["x"] + box["width"] <= size[0]
+    hit = page.evaluate("""() => { const r = document.querySelector('#sound-switch').getBoundingClientRect();
+        const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return el !== null && document.querySelector('#sound-switch').contains(el); }""")
+    assert hit
+    switch.click()
+    assert switch_state(page) == "true"
+
+
+@pytest.mark.parametrize("lang", ["es", "de", "ja"])
+def test_it_names_the_switch_in_the_page_language(site, pages, lang):
+    context = pages.chromium.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 860})
+    pages.contexts.append(context)
+    page = pages.open(context)
+    start_from_menu(page, site, "bozu", "cpu", level="easy")
+    assert page.evaluate("document.documentElement.lang") == lang
+    with translation.override(lang):
+        name = translation.gettext("Sound")
+    assert page.get_by_role("button", name=name, exact=True).get_attribute("id") == "sound-switch"
+
+
+def test_it_plays_sounds_only_when_sound_is_on(site, pages):
+    quiet = watched_page(pages)
+    start_from_menu(quiet, site, "memory", "cpu", {"cards": 24}, level="easy")
+    player = Memory()
+    flips = 0
+    while flips < 8 and status(quiet) == "playing":
+        flips += flip_once(quiet, player)
+    assert flips == 8 or status(quiet) == "finished"
+    assert (seen(quiet)["contexts"], seen(quiet)["oscillators"]) == (0, 0)
+
+    loud = watched_page(pages)
+    start_from_menu(loud, site, "memory", "cpu", {"cards": 24}, level="easy")
+    loud.locator(SWITCH).click()  # the gesture that lets the page start audio
+    assert seen(loud)["contexts"] == 1
+    assert seen(loud)["oscillators"] == 0  # turning it on makes no sound by itself
+    player = Memory()
+    heard = []
+    while len(heard) < 8 and status(loud) == "playing":
+        before = seen(loud)["oscillators"]
+        if flip_once(loud, player):
+            heard.append(seen(loud)["oscillators"] - before)
+    # Every flip of this page is heard (a tick at least), with one AudioContext for the page.
+    assert heard and all(n >= 1 for n in heard), heard
+    assert seen(loud)["contexts"] == 1
+
+    loud.locator(SWITCH).click()
+    assert switch_state(loud) == "false"
+    before = seen(loud)["oscillators"]
+    flipped = 0
+    while flipped < 2 and status(loud) == "playing":
+        flipped += flip_once(loud, player)
+    assert seen(loud)["oscillators"] == before
+
+
+def test_it_lifts_the_two_cards_of_a_pair_and_celebrates_a_win(site, pages):
+    page = watched_page(pages)
+    frames = record_frames(page)
+    start_from_menu(page, site, "memory", "solo", {"cards": 24})
+    play_until(page, lambda: any(c["name"] == "pair-made" for c in seen(page)["classes"]))
+    matches = [f["view"]["last"] for f in frames if f.get("type") == "state"
+               and (f["view"].get("last") or {}).get("result") == "match"]
+    first = [c for c in seen(page)["classes"] if c["name"] == "pair-made"]
+    assert {c["pos"] for c in first} == set(matches[0]["pair"])
+    assert {(c["animation"], c["face"]) for c in first} == {("pair-lift", "pair-glow")}
+    # Brief: the class goes again once the effect has played.
+    wait_until(page, "document.querySelectorAll('.pair-made').length === 0")
+
+    play_until(page, lambda: False)
+    assert status(page) == "finished"
+    page.locator("#result").wait_for(state="visible")
+    pairs = [c for c in seen(page)["classes"] if c["name"] == "pair-made"]
+    assert len(pairs) == 24  # both cards of each of the 12 pairs
+    celebrations = [c for c in seen(page)["classes"] if c["name"] == "celebrate"]
+    assert [c["animation"] for c in celebrations] == ["celebrate"]
+
+
+def test_it_moves_nothing_under_reduced_motion(site, pages):
+    page = watched_page(pages)
+    page.emulate_media(reduced_motion="reduce")
+    start_from_menu(page, site, "memory", "solo", {"cards": 24})
+    styles = page.evaluate("""() => [...document.querySelectorAll('.memory-card, .memory-card .face, .table-stage')]
+        .map(el => { const s = getComputedStyle(el); return [s.transitionDuration, s.animationName, s.animationDuration]; })""")
+    assert styles and {tuple(s) for s in styles} == {("0s", "none", "0s")}, styles
+    play_until(page, lambda: False)
+    assert status(page) == "finished"
+    classes = seen(page)["classes"]
+    # The effects are still marked (the player still learns what happened) but nothing moves.
+    assert len([c for c in classes if c["name"] == "pair-made"]) == 24
+    assert {(c["animation"], c["face"]) for c in classes if c["name"] == "pair-made"} == {("none", "none")}
+    assert [c["animation"] for c in classes if c["name"] == "celebrate"] == ["none"]
+    # The flips are instant: a face-up card is turned the moment its class says so.
+    page.locator("#result button.btn-quiet").click()
+    assert page.evaluate("""() => [...document.querySelectorAll('.memory-card')].every(el =>
+        getComputedStyle(el).transitionDuration === '0s' && el.getAnimations().length === 0)""")

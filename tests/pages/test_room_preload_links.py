@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # rooms are written on their own database thread
 
 
 def preloads(client, url):

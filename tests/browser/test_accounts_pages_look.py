@@ -121,3 +121,13 @@ def test_it_styles_the_privacy_page_like_the_game_pages(site, pages):
     assert cell == ["solid", "left"]
     heading = page.locator("#stored-fields thead th").first.evaluate("el => getComputedStyle(el).textAlign")
     assert heading == "left"
+
+
+def test_each_game_page_describes_its_game(site, pages):
+    page = pages.new()
+    descriptions = set()
+    for path in ("/memory/", "/bozu/", "/gin/", "/gin/rules/"):
+        page.goto(site.url + path)
+        descriptions.add(page.get_attribute("meta[name=description]", "content"))
+    assert len(descriptions) == 3  # a game's menu and rules describe that game
+    assert any(d.startswith("Meld runs and sets") for d in descriptions)

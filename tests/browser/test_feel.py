@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from games.engines import gin
+from games.engines.gin_melds import CARDS
+
 from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_until, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
@@ -213,3 +216,57 @@ def test_it_moves_nothing_under_reduced_motion(site, pages):
     page.locator("#result button.btn-quiet").click()
     assert page.evaluate("""() => [...document.querySelectorAll('.memory-card')].every(el =>
         getComputedStyle(el).transitionDuration === '0s' && el.getAnimations().length === 0)""")
+
+
+def gin_view():
+    """Seat 0 goes gin: ten cards in melds, the queen of diamonds discarded."""
+    hand = ["5S", "6S", "7S", "8S", "9H", "9D", "9C", "KH", "KD", "KC", "QD"]
+    state = gin.new_game({}, 1)
+    rest = [c for c in CARDS if c not in hand + UNMATCHED + ["4H"]]
+    state.hands = [hand, ["4H", *UNMATCHED]]
+    state.discard_pile, state.stock = rest[:1], rest[1:]
+    state.phase, state.current_player, state.taken_card = "discard", 0, None
+    state.apply(0, {"type": "knock", "card": "QD"})
+    return state.view(0)
+
+
+UNMATCHED = ["2H", "3D", "5C", "7H", "8D", "TC", "JH", "2D", "6C"]
+
+
+def test_it_makes_a_gin_glow_and_sound(site, pages):
+    page = watched_page(pages)
+    frames = record_frames(page)
+    start_from_menu(page, site, "gin", "cpu", level="easy")
+    page.locator(SWITCH).click()
+    view = gin_view()
+    assert view["last"]["type"] == "hand_over" and view["last"]["outcome"] == "gin"
+    # The state a room sends when this page's player goes gin, through the page's own client.
+    state = [f for f in frames if f.get("type") == "state"][-1]
+    message = {**state, "version": state["version"] + 1, "view": view, "ref": None, "resync": False, "missed": None,
+               "event": {"version": state["version"] + 1, "type": "action", "seat": 0, "by": "human",
+                         "action": {"type": "knock", "card": "QD"}}}
+    before = seen(page)["oscillators"]
+    page.evaluate("message => window.roomClient.emit('state', message)", message)
+    wait_until(page, "window.feelSeen.classes.some(c => c.name === 'gin-made')")
+    glows = [c for c in seen(page)["classes"] if c["name"] == "gin-made"]
+    assert [c["animation"] for c in glows] == ["gin-glow"]
+    assert page.locator(".gin-handover.gin-made .gin-outcome").inner_text().startswith("Red goes gin!")
+    assert seen(page)["oscillators"] - before >= 6  # the gin's rising run of notes
+
+
+# How many elements of the table and its buttons would move: a transition or an animation.
+MOVING_JS = """() => [...document.querySelectorAll('#table-wrap, #table-wrap *, #side-panel *')].filter(el => {
+  const s = getComputedStyle(el);
+  return s.transitionDuration.split(', ').some(d => d !== '0s') || s.animationName !== 'none';
+}).length"""
+
+
+@pytest.mark.parametrize("game", ["bozu", "gin"])
+def test_it_stills_every_table_under_reduced_motion(site, pages, game):
+    moving = pages.new()
+    start_from_menu(moving, site, game, "cpu", level="easy")
+    assert moving.evaluate(MOVING_JS) > 0  # cards turn, the table eases, the playable pile pulses
+    still = pages.new()
+    still.emulate_media(reduced_motion="reduce")
+    start_from_menu(still, site, game, "cpu", level="easy")
+    assert still.evaluate(MOVING_JS) == 0

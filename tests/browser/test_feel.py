@@ -270,3 +270,49 @@ def test_it_stills_every_table_under_reduced_motion(site, pages, game):
     still.emulate_media(reduced_motion="reduce")
     start_from_menu(still, site, game, "cpu", level="easy")
     assert still.evaluate(MOVING_JS) == 0
+
+
+def lit(page, selector: str) -> bool:
+    return page.evaluate("s => document.querySelector(s).classList.contains('keyed')", selector)
+
+
+def test_it_lights_on_bozus_table_the_deck_the_flip_button_is_for(site, pages):
+    page = pages.new()
+    start_from_menu(page, site, "bozu", "cpu", level="easy")
+    wait_until(page, "document.getElementById('flip').disabled === false")
+    unlit = page.evaluate("getComputedStyle(document.querySelector('.bozu-deck')).outlineStyle")
+    page.locator("#flip").focus()
+    assert lit(page, ".bozu-deck")
+    assert page.evaluate("getComputedStyle(document.querySelector('.bozu-deck')).outlineColor") == "rgb(127, 211, 255)"
+    assert unlit == "none"
+    page.locator("#room-actions a").focus()  # elsewhere in the side panel: nothing lit
+    assert not lit(page, ".bozu-deck")
+
+
+def test_it_lights_on_gins_table_what_the_focused_panel_button_is_for(site, pages):
+    page = pages.new()
+    start_from_menu(page, site, "gin", "cpu", level="easy")
+    wait_until(page, "document.querySelector('#gin-take-upcard, #gin-draw-stock') !== null")
+    if page.locator("#gin-take-upcard").count():
+        page.locator("#gin-take-upcard").focus()
+        assert lit(page, ".gin-discard") and not lit(page, ".gin-stock")
+        before = version(page)
+        page.locator("#gin-pass").press("Enter")
+        wait_version_after(page, before)
+        wait_until(page, "document.querySelector('#gin-draw-stock') !== null")
+    page.locator("#gin-draw-stock").focus()
+    assert lit(page, ".gin-stock") and not lit(page, ".gin-discard")
+    before = version(page)
+    page.locator("#gin-draw-stock").press("Enter")
+    wait_version_after(page, before)
+    wait_until(page, "document.querySelector('.card-btn:enabled') !== null")
+    button = page.locator(".card-btn:enabled").first
+    card = button.get_attribute("data-card")
+    button.focus()
+    table_card = f".pcard.in-hand[data-card='{card}']"
+    assert lit(page, table_card)
+    assert page.locator(".gin-table .pcard.keyed").count() == 1
+    glow = page.evaluate("s => getComputedStyle(document.querySelector(s + ' .face')).boxShadow", table_card)
+    assert "127, 211, 255" in glow
+    page.locator("#room-actions a").focus()
+    assert page.locator(".gin-table .keyed").count() == 0

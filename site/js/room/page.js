@@ -7,6 +7,7 @@ import { gettext, fmt } from "../i18n.js";
 import { errorText } from "../errors.js";
 import { RoomStats, watchTable } from "./stats.js";
 import { createFeel, bindSoundSwitch } from "./feel.js";
+import { lightFocusOnTable } from "./keyed.js";
 
 const COLOURS = {
   red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
@@ -43,6 +44,7 @@ const stats = new RoomStats({game: root.dataset.game, mode: root.dataset.mode});
 if (root.dataset.game) watchTable(table, root.dataset.game);
 const feel = createFeel();
 bindSoundSwitch($("sound-switch"));
+lightFocusOnTable($("game-panel"), $("table-surface"));
 
 export function seatName(seat) {
   const info = room && room.seats[seat];

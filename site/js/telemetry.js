@@ -186,16 +186,12 @@ function onResourceError(event) {
 }
 
 function updateSwitches() {
-  for (const button of document.querySelectorAll("[data-telemetry-switch]")) {
-    const on = enabled();
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? button.dataset.labelOn : button.dataset.labelOff;
-  }
+  for (const input of document.querySelectorAll("[data-telemetry-switch]")) input.checked = enabled();
 }
 
 function bindSwitches() {
-  for (const button of document.querySelectorAll("[data-telemetry-switch]")) {
-    button.addEventListener("click", () => setEnabled(!enabled()));
+  for (const input of document.querySelectorAll("[data-telemetry-switch]")) {
+    input.addEventListener("change", () => setEnabled(input.checked));
   }
   updateSwitches();
 }

@@ -113,9 +113,13 @@ def test_every_page_has_a_footer_and_a_meta_description(site, pages, path):
 def test_it_styles_the_privacy_page_like_the_game_pages(site, pages):
     page = pages.new()
     page.goto(f"{site.url}/privacy/")
-    switch = page.locator("#telemetry-switch").evaluate(
-        "el => { const s = getComputedStyle(el); return [s.backgroundColor, parseFloat(s.borderTopLeftRadius), s.fontWeight]; }")
-    assert switch == ["rgb(240, 194, 75)", 9.6, "650"]  # the site's gold button, as on the menus
+    switch = page.locator("#telemetry-switch")
+    assert switch.evaluate("el => getComputedStyle(el).appearance") == "none"  # drawn by the site
+    assert switch.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(240, 194, 75)"  # on: gold
+    box = page.locator("label.toggle").bounding_box()
+    assert box["height"] >= 44  # the whole label is the target
+    switch.click()
+    assert switch.evaluate("el => getComputedStyle(el).backgroundColor") != "rgb(240, 194, 75)"
     cell = page.locator("#stored-fields td").first.evaluate(
         "el => { const s = getComputedStyle(el); return [s.borderBottomStyle, s.textAlign]; }")
     assert cell == ["solid", "left"]

@@ -66,7 +66,8 @@ def test_it_has_every_section_a_faq_and_sources_in_each_language(slug, language)
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_it_carries_the_same_statistics_switch_as_the_privacy_page(client, slug):
-    switch = re.compile(r'<p>[^<]*<button[^>]*data-telemetry-switch.*?</button>\s*</p>', re.S)
+    switch = re.compile(r'<p class="telemetry-switch-row">\s*<label[^>]*>\s*<input type="checkbox"[^>]*'
+                        r'data-telemetry-switch[^>]*>.*?</label>\s*</p>', re.S)
     privacy = switch.search(client.get("/privacy/").content.decode()).group(0)
     statistics = section(page(slug), "statistics")
     assert switch.search(statistics).group(0) == privacy

@@ -41,7 +41,7 @@ def test_it_opens_each_rules_page_with_working_internal_links(pages, site, slug,
     assert first.get_attribute("open") is None
     first.locator("summary").click()
     assert first.get_attribute("open") is not None and first.locator("p").is_visible()
-    assert page.locator("#statistics [data-telemetry-switch]").is_visible()
+    assert page.locator("#statistics input[type=checkbox][data-telemetry-switch]").is_visible()
     hrefs = page.locator("a[href]").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     internal = {href for href in hrefs if not urlsplit(href).scheme}
     assert {"/privacy/", f"/{slug}/", "#statistics", "#sources"} <= internal
@@ -55,7 +55,7 @@ def test_it_opens_each_rules_page_with_working_internal_links(pages, site, slug,
 
 
 def switch_state(page):
-    return page.locator("#telemetry-switch").get_attribute("aria-pressed")
+    return "true" if page.locator("#telemetry-switch").is_checked() else "false"
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -43,8 +43,11 @@ class Room(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    class Meta:
-        indexes = [models.Index(fields=["status", "updated_at"], name="room_status_updated")]
+    # No index on updated_at: every change writes it, and an indexed column that changes makes
+    # PostgreSQL write a new entry in every index of the table instead of a heap-only (HOT)
+    # update. The hourly cleanup (games/rooms/cleanup.py) walks the rooms by id instead; a room
+    # lives a day after its last change, so that walk stays short. The table is also stored
+    # with room on each page for a row's next version (migration 0005, fillfactor).
 
     def __str__(self):
         return f"{self.game} {self.mode} room ({self.status}, v{self.version})"
@@ -53,7 +56,9 @@ class Room(models.Model):
 class RoomEvent(models.Model):
     """The public event that made each version: what a reconnecting client missed."""
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: the (room, version) constraint's index serves every lookup by room,
+    # and each event row would otherwise cost two more index entries (one plus its LIKE twin).
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events", db_index=False)
     version = models.PositiveIntegerField()
     event = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)

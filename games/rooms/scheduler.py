@@ -30,7 +30,7 @@ def publish(outcome: service.Outcome, origin=None) -> None:
     if not outcome.changed:
         return
     room = outcome.room
-    snapshots.remember(room, outcome.event)
+    snapshots.remember(room, outcome.event, outcome.state)
     fanout.publish(room.id, room.version, origin)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from games.engines.base import SEAT_COLOURS, GameError
 from games.models import FinishedGame, Room, RoomEvent, ServerProcess
-from games.rooms import registry
+from games.rooms import jsontext, registry
 from games.signals import game_finished
 from telemetry.schema import BUCKETS
 
@@ -141,6 +141,9 @@ class Outcome:
     changed: bool
     reply: dict
     event: dict | None = None
+    # The engine state the change left, when it changed the state (``room.state`` was encoded
+    # from it): the process's snapshot starts from it instead of decoding room.state again.
+    state: object = None
 
 
 def _load(room_id: str) -> Room:
@@ -221,7 +224,8 @@ def _mutate(room_id: str, change, expected_version: int | None = None) -> Outcom
                 return Outcome(room, False, work.reply)
             _settle(work)
             if _commit(work):
-                return Outcome(work.room, True, work.reply, work.event or {"type": "room"})
+                return Outcome(work.room, True, work.reply, work.event or {"type": "room"},
+                               work.state if work.state_changed else None)
     except GameError as exc:
         raise RoomError(exc.code, exc.message) from None
     except DatabaseError:
@@ -249,51 +253,50 @@ def _settle(work: Work) -> None:
     room.due_at = min(dues) if dues else None
 
 
-# The common change (no finished game to record) in one round trip on PostgreSQL: the version
-# checked UPDATE and its event row in one statement, atomic by itself. The ORM's transaction
-# takes four (BEGIN, UPDATE, INSERT, COMMIT), which under load was most of an action's cost.
+# Every change in one round trip on PostgreSQL: the version-checked UPDATE, its event row and
+# (when the change finished a game) the operators' copy of it in one statement, atomic by itself.
+# The ORM's transaction takes four or five (BEGIN, UPDATE, INSERTs, COMMIT), which under load
+# was most of an action's cost. tests/rooms/test_it_writes_a_move_in_one_round_trip.py counts.
 _ROOM_COLUMNS = ("version", "status", "state", "seats", "cpus", "result", "next_room", "step_at",
                  "due_at", "first_action_at", "reconnections", "games_played", "updated_at")
 _JSON_COLUMNS = {"state", "seats", "cpus", "result"}
-_ONE_STATEMENT = (
+_CHANGE_AND_EVENT = (
     "WITH changed AS (UPDATE games_room SET "
     + ", ".join(f"{c} = %s::jsonb" if c in _JSON_COLUMNS else f"{c} = %s" for c in _ROOM_COLUMNS)
-    + " WHERE id = %s AND version = %s RETURNING id) "
-    "INSERT INTO games_roomevent (room_id, version, event, created_at) "
-    "SELECT id, %s, %s::jsonb, %s FROM changed")
+    + " WHERE id = %s AND version = %s RETURNING id), "
+    "event AS (INSERT INTO games_roomevent (room_id, version, event, created_at) "
+    "SELECT id, %s, %s::jsonb, %s FROM changed RETURNING room_id) ")
+_ONE_STATEMENT = _CHANGE_AND_EVENT + "SELECT room_id FROM event"
+_FINISHED_COLUMNS = ("id", "game", "mode", "options", "cpu_level", "room_origin", "reconnections",
+                     "moves", "duration", "started_at", "finished_at", "seats")
+_ONE_STATEMENT_FINISHING = (
+    _CHANGE_AND_EVENT + "INSERT INTO games_finishedgame (" + ", ".join(_FINISHED_COLUMNS) + ") "
+    "SELECT " + ", ".join("%s::jsonb" if c in ("options", "seats") else "%s"
+                          for c in _FINISHED_COLUMNS) + " FROM event")
 
 
-def _commit_in_one_statement(work: Work, old: int) -> bool:
+def _commit_in_one_statement(work: Work, old: int, texts: dict) -> bool:
     room = work.room
-    values = {"updated_at": work.now, **{c: getattr(room, c) for c in _ROOM_COLUMNS[:-1]}}
-    params = [json.dumps(values[c]) if c in _JSON_COLUMNS and values[c] is not None else values[c]
-              for c in _ROOM_COLUMNS]
-    params += [room.pk, old, room.version, json.dumps(work.event or {"type": "room"}), work.now]
+    values = {**{c: getattr(room, c) for c in _ROOM_COLUMNS}, **texts, "updated_at": work.now}
+    params = [values[c] for c in _ROOM_COLUMNS]
+    params += [room.pk, old, room.version, jsontext.dumps(work.event or {"type": "room"}), work.now]
+    statement = _ONE_STATEMENT
+    if work.finished_record:
+        copy = {"id": uuid.uuid4(), **operators_copy(work.finished_record)}
+        copy["options"], copy["seats"] = jsontext.dumps(copy["options"]), jsontext.dumps(copy["seats"])
+        params += [copy[c] for c in _FINISHED_COLUMNS]
+        statement = _ONE_STATEMENT_FINISHING
     connection.ensure_connection()
     # Server-side binding, prepared once per connection: Django's client-side binding quoted
     # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
     # planned it again each time (bench/ws_load.py). Errors still become Django's.
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(_ONE_STATEMENT, params, prepare=True)
-        if cursor.rowcount != 1:
-            with _written_lock:
-                _written.pop(room.pk, None)
-            return False
-    room.updated_at = work.now
-    texts = {c: p for c, p in zip(_ROOM_COLUMNS, params) if c in _JSON_COLUMNS}
-    _remember_written(room, {**texts, "options": json.dumps(room.options)})
-    return True
+        cursor.execute(statement, params, prepare=True)
+        return cursor.rowcount == 1
 
 
-def _commit(work: Work) -> bool:
+def _commit_in_transaction(work: Work, old: int) -> bool:
     room = work.room
-    old = room.version
-    room.version = old + 1
-    if connection.vendor == "postgresql" and not work.finished_record:
-        if _commit_in_one_statement(work, old):
-            return True
-        room.version = old
-        return False
     with transaction.atomic():
         updated = Room.objects.filter(pk=room.pk, version=old).update(
             version=room.version, status=room.status, state=room.state, seats=room.seats,
@@ -302,14 +305,36 @@ def _commit(work: Work) -> bool:
             reconnections=room.reconnections, games_played=room.games_played,
             updated_at=work.now)
         if not updated:
-            room.version = old
             return False
         RoomEvent.objects.create(room_id=room.pk, version=room.version,
                                  event=work.event or {"type": "room"})
         if work.finished_record:
-            record = work.finished_record
-            FinishedGame.objects.create(**operators_copy(record))
-            transaction.on_commit(lambda: game_finished.send(sender=Room, record=record))
+            FinishedGame.objects.create(**operators_copy(work.finished_record))
+    return True
+
+
+def _commit(work: Work) -> bool:
+    """Writes the change if the room is still at the version it was read at. The row written is
+    kept (``_written``): this process's next change of the room starts from it, no read."""
+    room = work.room
+    old = room.version
+    room.version = old + 1
+    texts = {c: jsontext.dumps(getattr(room, c)) for c in _JSON_COLUMNS if getattr(room, c) is not None}
+    if connection.vendor == "postgresql":
+        written = _commit_in_one_statement(work, old, texts)
+    else:
+        written = _commit_in_transaction(work, old)
+    if not written:
+        room.version = old
+        with _written_lock:
+            _written.pop(room.pk, None)
+        return False
+    room.updated_at = work.now
+    _remember_written(room, {**texts, "options": jsontext.dumps(room.options)})
+    if work.finished_record:
+        record = work.finished_record
+        # At once in autocommit (the common case); after the commit inside a caller's transaction.
+        transaction.on_commit(lambda: game_finished.send(sender=Room, record=record))
     return True
 
 

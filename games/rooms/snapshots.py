@@ -7,16 +7,14 @@ change costs one read per process, not one per connection.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from games.models import RoomEvent
 from games.rooms import db, registry, service
+from games.rooms.jsontext import dumps as _dumps
 
 CACHE_SIZE = 2000
-
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
 @dataclass
@@ -91,11 +89,14 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
         return snap
 
 
-def remember(room, event: dict | None) -> None:
-    """A change made by this process: its result is the newest snapshot, no need to read it."""
+def remember(room, event: dict | None, state=None) -> None:
+    """A change made by this process: its result is the newest snapshot, no need to read it.
+    ``state``, when given, is the engine state ``room.state`` was encoded from (not decoded
+    again for the views; nothing changes it once written)."""
     current = _cache.get(room.id)
     if current is None or current.version < room.version:
-        _cache[room.id] = Snapshot(room=room, event={"version": room.version, **event} if event else None)
+        _cache[room.id] = Snapshot(room=room, event={"version": room.version, **event} if event else None,
+                                   _state=state)
 
 
 def view_seat(snap: Snapshot, seats: list[int]) -> int | None:

@@ -1,0 +1,103 @@
+"""What the database does for each change of a room, counted: on PostgreSQL every change a
+process makes to a room it wrote last (a move, Memory's conceal, the move that finishes the
+game, play again) is one round trip, one statement (the version-checked UPDATE, the event row
+and the operators' copy of a finished game together), with no read of the row first; on
+SQLite (the embedded default) the ORM's transaction of the UPDATE and INSERTs, no read either.
+
+PostgreSQL's round trips are counted on the wire, with libpq's protocol trace of the test's
+connection: every exchange with the server ends with its ReadyForQuery message. SQLite's
+statements are the ones Django's connection executes."""
+from __future__ import annotations
+
+import contextlib
+import random
+import tempfile
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from psycopg import pq
+
+from games.models import FinishedGame, Room, RoomEvent
+from games.rooms import registry, service
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Calls:
+    count = 0
+
+
+@contextlib.contextmanager
+def database_calls():
+    """Counts PostgreSQL round trips, or SQLite statements, made on this thread's connection."""
+    calls = Calls()
+    connection.ensure_connection()
+    if connection.vendor == "postgresql":
+        pgconn = connection.connection.pgconn
+        with tempfile.TemporaryFile("w+") as trace:
+            pgconn.trace(trace.fileno())
+            pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+            try:
+                yield calls
+            finally:
+                pgconn.untrace()
+            trace.seek(0)
+            calls.count = sum(1 for line in trace if line.split("\t")[2:3] == ["ReadyForQuery"])
+    else:
+        with CaptureQueriesContext(connection) as queries:
+            yield calls
+        calls.count = len(queries.captured_queries)
+
+
+def expected(finishing: bool) -> int:
+    if connection.vendor == "postgresql":
+        return 1
+    # BEGIN IMMEDIATE, UPDATE room, INSERT event (, INSERT finished game), COMMIT
+    return 5 if finishing else 4
+
+
+def next_change(room: Room, rng: random.Random):
+    """The change a player would make now: a random legal flip, or the conceal when it is due."""
+    state = registry.engine("memory").State.from_json(room.state)
+    if state.pending_automatic():
+        return lambda: service.run_step(room.id)
+    seat = state.current_player
+    return lambda: service.act(room.id, [seat], rng.choice(state.legal_actions(seat)), seat, room.version)
+
+
+def play_game(room: Room) -> tuple[Room, list[tuple[int, int]]]:
+    """Plays to the end; returns the finished room and (database calls, expected) per change."""
+    counts, rng = [], random.Random(1)
+    while room.status == "playing":
+        change = next_change(room, rng)
+        with database_calls() as calls:
+            outcome = change()
+        assert outcome.changed
+        room = outcome.room
+        counts.append((calls.count, expected(finishing=room.status == "finished")))
+    return room, counts
+
+
+def test_it_writes_every_change_of_a_game_in_one_round_trip(settings):
+    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    room, token = service.create_room("memory", "friends", {"cards": 24})
+    service.join(room.id, None)
+    room = service.hello(room.id, token, None).room
+    # The first game prepares each statement on this connection (one round trip more, once).
+    room, _ = play_game(room)
+    with database_calls() as calls:
+        room = service.play_again(room.id, [0]).room
+    assert calls.count == expected(finishing=False)
+
+    room, counts = play_game(room)
+
+    assert len(counts) > 24  # flips, conceals and the finishing move
+    assert [c for c, _ in counts] == [e for _, e in counts]
+    # Nothing was left out of the one statement: every version has its event, the finished
+    # games their operators' copies, and the row is what the last change made it.
+    assert list(RoomEvent.objects.filter(room_id=room.id).order_by("version")
+                .values_list("version", flat=True)) == list(range(1, room.version + 1))
+    assert FinishedGame.objects.count() == 2
+    stored = Room.objects.get(pk=room.id)
+    assert (stored.version, stored.status, stored.state) == (room.version, "finished", room.state)

@@ -70,7 +70,7 @@ def wait_my_turn(page, frames) -> dict:
     def ready():
         state = my_turn(frames)
         return bool(state) and version(page) == state["version"]
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 30  # generous: the CPU's moves are slow on a loaded machine
     while not ready():
         assert time.monotonic() < deadline, "the player's turn did not come"
         page.wait_for_timeout(20)

@@ -104,12 +104,12 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     assert bob.locator("#result h2").inner_text() == "Red wins!"
 
     # A new link from the result screen: Alice moves to the new room, Bob is offered it.
-    alice.locator("#result [data-act=new-link]").click()
+    alice.locator("#result [data-room-act=new-link]").click()
     alice.wait_for_url(lambda url: room_id not in url)
     wait_playing(alice, "waiting")
     new_id = alice.url.rsplit("/", 1)[1]
     assert alice.locator("#start").is_visible()
-    bob.locator("#result [data-act=next-room]").click()
+    bob.locator("#result [data-room-act=next-room]").click()
     bob.wait_for_url(f"**/r/{new_id}")
     wait_playing(bob, "waiting")
     bob.click("#join")

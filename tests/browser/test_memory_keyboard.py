@@ -70,11 +70,11 @@ def test_it_plays_a_memory_game_against_the_cpu_with_the_keyboard_only(site, pag
     assert result.locator("h2").inner_text() in ("You win!", "It's a draw!", "Green wins!")
     # The result screen is reachable by keyboard too: it takes focus, and Play again is a button.
     assert page.evaluate("document.activeElement.id") == "result-title"
-    assert result.locator("[data-act=play-again]").is_visible()
+    assert result.locator("[data-room-act=play-again]").is_visible()
 
     # Play again, still by keyboard: from the result's heading, Tab reaches the button.
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.dataset.act") == "play-again"
+    assert page.evaluate("document.activeElement.dataset.roomAct") == "play-again"
     before = version(page)
     page.keyboard.press("Enter")
     wait_version_after(page, before)

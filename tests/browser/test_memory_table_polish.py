@@ -98,7 +98,7 @@ def test_it_says_how_play_again_and_a_new_game_differ(site, pages):
     assert status(page) == "finished"
     result = page.locator("#result")
     result.wait_for(state="visible")
-    again, new = result.locator("[data-act=play-again]"), result.locator("[data-act=new-game]")
+    again, new = result.locator("[data-room-act=play-again]"), result.locator("[data-room-act=new-game]")
     hints = [again.locator(".btn-hint"), new.locator(".btn-hint")]
     assert all(hint.is_visible() for hint in hints)
     assert hints[0].inner_text() == "This table, the same seats" and hints[1].inner_text() == "A new table"

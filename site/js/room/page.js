@@ -313,17 +313,17 @@ function labelled(label, hint) {
 
 function afterGameButtons(where) {
   const items = [button(labelled(gettext("Play again"), gettext("This table, the same seats")), () => send("play_again"),
-    {class: "btn-primary btn-two-line", attrs: {dataset: {act: "play-again", where}}})];
+    {class: "btn-primary btn-two-line", attrs: {dataset: {roomAct: "play-again", where}}})];
   if (room.mode === "friends") {
     items.push(button(gettext("Invite with a new link"), () => send("new_link"),
-      {attrs: {dataset: {act: "new-link", where}}}));
+      {attrs: {dataset: {roomAct: "new-link", where}}}));
   } else {
     // Outside friends' rooms a fresh table is simply a new room from the same menu.
     items.push(button(labelled(gettext("New game with these options"), gettext("A new table")), () => newSameRoom(),
-      {class: "btn-two-line", attrs: {dataset: {act: "new-game", where}}}));
+      {class: "btn-two-line", attrs: {dataset: {roomAct: "new-game", where}}}));
   }
   if (nextRoomUrl) {
-    items.push(h("a", {class: "btn btn-primary", href: nextRoomUrl, dataset: {act: "next-room"}},
+    items.push(h("a", {class: "btn btn-primary", href: nextRoomUrl, dataset: {roomAct: "next-room"}},
       gettext("Join the new table")));
   }
   return items;

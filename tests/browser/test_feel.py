@@ -1,6 +1,6 @@
 """The feel of the game (issue 15): card sounds made with Web Audio behind a switch that starts
-muted and is remembered in the browser, brief animations on a pair and a win, and no motion at
-all under prefers-reduced-motion.
+muted and is remembered in the browser, brief animations on a pair, a gin and a win, no motion
+at all under prefers-reduced-motion, and the table lighting what the panel's keyboard focus is on.
 
 An init script (Playwright's, which the Content-Security-Policy does not govern) counts the
 AudioContexts made and the oscillators started, and records each animation class the page adds,

@@ -1,7 +1,7 @@
 // The feel of the game: when something happens at the table, a short sound (site/js/sound.js,
 // only when the player has turned sound on) and a brief animation class (keyframes in
 // site/css/site.css, all of them off under prefers-reduced-motion): the two cards of a pair
-// pulse, a gin makes the hands shown glow, a win celebrates on the result screen.
+// lift and glow, a gin makes the hands shown glow, a win glows on the result screen.
 import { play, soundOn, setSound } from "../sound.js";
 
 const BRIEF_MS = 1200;

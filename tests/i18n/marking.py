@@ -28,7 +28,7 @@ ALLOWED_TEMPLATE_TEXT = {
     "坊主", "姫", "殿",      # the Japanese words on the home page's karuta (decoration, aria-hidden)
 }
 # Key names the scripts compare with what the browser reports (event.key).
-ALLOWED_JS_LITERALS = {"Home", "End"}
+ALLOWED_JS_LITERALS = {"Home", "End", "Escape"}
 
 VISIBLE_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "aria-description",
                       "aria-roledescription", "aria-valuetext", "label"}

@@ -15,6 +15,7 @@ import json
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import screenshot
 from tests.browser.helpers import record_frames, start_from_menu, version, wait_until
@@ -112,13 +113,30 @@ def choose(game: str, legal: list[dict]) -> dict:
     return legal[0]
 
 
+def tap(page, act: str):
+    """Taps the on-screen target of `act` where it is now (a lifted card has moved)."""
+    target = next((t for t in page.evaluate(TARGETS_JS) if t["act"] == act and t["tappable"]), None)
+    if target is not None:  # None: the move was made meanwhile (its target is gone)
+        page.mouse.click(target["left"] + target["width"] / 2, target["top"] + target["height"] / 2)
+
+
 def play(page, element: dict, action: dict):
-    before = version(page)
-    x, y = element["left"] + element["width"] / 2, element["top"] + element["height"] / 2
-    page.mouse.click(x, y)
-    if action["type"] == "discard":
-        page.mouse.click(x, y)  # the second tap on a lifted card discards it
-    wait_until(page, f"Number(document.getElementById('room').dataset.version) > {before}")
+    """Taps the move's target until the room's version moves on. A tap can land while the panel
+    is being redrawn (seen on a loaded machine), and is then lost; a lost tap changes nothing,
+    so tapping again cannot make a second move: the version check comes first."""
+    before, act = version(page), element["act"]
+    for _ in range(3):
+        tap(page, act)
+        if action["type"] == "discard":
+            page.wait_for_timeout(150)
+            if version(page) == before:
+                tap(page, act)  # the second tap on a lifted card discards it
+        try:
+            wait_until(page, f"Number(document.getElementById('room').dataset.version) > {before}", 8)
+            return
+        except PlaywrightTimeout:
+            assert version(page) == before
+    raise AssertionError(f"three taps on {act} changed nothing")
 
 
 def phone(pages, width, height):

@@ -20,7 +20,6 @@ CHART_DAYS = 30            # the chart shows the most recent days with a game
 WIN, DRAW, LOSS = "win", "draw", "loss"
 GAME_LABELS = dict(GameRecord.GAMES)
 MODE_LABELS = dict(GameRecord.MODES)
-RESULT_LABELS = dict(GameRecord.RESULTS)
 
 _counts = {
     "games": Count("id"),

@@ -23,7 +23,6 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)  # position = card index
 CARD_INDEX = {card: i for i, card in enumerate(CARDS)}
-CARD_BIT = {card: 1 << i for i, card in enumerate(CARDS)}
 RANK_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 CARD_VALUES = tuple(RANK_VALUES[i % 13] for i in range(52))
 FULL_DECK = (1 << 52) - 1

@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 
 MAX_RETRIES = 8
 REPLAY_LIMIT = 200  # a client further behind than this gets a full resync instead of events
-SEED_MASK = (1 << 63) - 1
 # Identifies this server process in seats' connection counts (see ``hello``/``disconnect``)
 # and in the ServerProcess table (its heartbeat, see ``heartbeat``/``sweep``).
 PROCESS_ID = uuid.uuid4().hex[:12]
@@ -236,7 +235,7 @@ def _mutate(room_id: str, change, expected_version: int | None = None) -> Outcom
 
 def _settle(work: Work) -> None:
     """What follows from any change: CPUs see it, the game may be over, the next step is timed."""
-    room, now = work.room, work.now
+    room = work.room
     if work.state_changed:
         room.state = work.state.to_json()
         if room.status == "playing" and work.state.is_over:

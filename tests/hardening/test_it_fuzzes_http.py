@@ -13,39 +13,22 @@ from __future__ import annotations
 
 import json
 import string
-import threading
 from urllib.parse import quote, urlencode, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 from django.test import Client
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import Profile
 from games.models import Room
-from games.rooms import db as rooms_db
 from telemetry import schema
 from telemetry.ingest import limiter
 from telemetry.models import PendingEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the rooms API writes from its own threads
 
-
-@pytest.fixture(autouse=True)
-def close_rooms_db_connections():
-    """The rooms API queries from games/rooms/db.py's threads, each with its own connection;
-    they are closed after each test so the test database can be flushed and dropped."""
-    yield
-    count = rooms_db.thread_count()
-    barrier = threading.Barrier(count)  # one task per thread: each waits until all have started
-
-    def close():
-        barrier.wait(timeout=10)
-        connections.close_all()
-    for future in [rooms_db._executor_for_process().submit(close) for _ in range(count)]:
-        future.result(timeout=20)
 
 FUZZ = settings(max_examples=50, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -23,7 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.cpu import memory as memory_cpu  # noqa: E402
-from games.engines import memory, memory_tables  # noqa: E402
+from games.cpu import memory_tables  # noqa: E402
+from games.engines import memory  # noqa: E402
 from games.sim import memory as memory_sim  # noqa: E402
 from games.sim.common import play_one  # noqa: E402
 

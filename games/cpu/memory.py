@@ -8,7 +8,7 @@ that depends on its level, and forgets them when the lifetime runs out.
   and, if its partner is not remembered, a second unseen card.
 - ``medium``: remembers for a while, plays greedily, never confuses cards.
 - ``hard``: forgets rarely, and otherwise plays the optimal policy of the perfect-memory game
-  from the Zwick–Paterson tables (``games.engines.memory_tables``): known pairs first; then a
+  from the Zwick–Paterson tables (``games.cpu.memory_tables``): known pairs first; then a
   0-move (two known cards) where the table says so; otherwise an unseen card and, if it matches
   nothing known, a known or an unseen second card as the table says.
 - ``perfect``: the ``hard`` policy with no forgetting (for analysis and tests).
@@ -29,7 +29,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from games.engines import memory_tables
+from games.cpu import memory_tables
 from games.engines.base import IllegalAction, InvalidOptions
 from games.engines.memory import JOKER, cards_match, deck, grid_for, is_red, parse_options
 

@@ -7,7 +7,7 @@ with three or more, each seat's expected pairs, the first player first.
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engines.memory import MATCH_RULES
-from games.engines.memory_tables import start_values
+from games.cpu.memory_tables import start_values
 
 
 class Command(BaseCommand):

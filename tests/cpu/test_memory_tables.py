@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from games.engines import memory_tables as mt
+from games.cpu import memory_tables as mt
 
 
 def margin(table, **counts):

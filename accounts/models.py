@@ -88,17 +88,7 @@ class GameRecord(models.Model):
 
     @property
     def memory_setting_label(self) -> str:
-        """"24 cards, jokers, zebra": what makes one solo Memory result comparable to another."""
-        options = self.options
-        cards = options.get("cards", 0)
-        parts = [ngettext("%(cards)d card", "%(cards)d cards", cards) % {"cards": cards}]
-        if options.get("jokers"):
-            parts.append(gettext("jokers"))
-        if options.get("match") in self.MEMORY_MATCH:
-            parts.append(str(self.MEMORY_MATCH[options["match"]]))
-        if options.get("one_flip"):
-            parts.append(gettext("one flip per turn"))
-        return ", ".join(parts)
+        return memory_setting_label(self.options)
 
     def to_json(self) -> dict:
         return {
@@ -109,3 +99,16 @@ class GameRecord(models.Model):
             "duration_seconds": self.duration_seconds,
             "started_at": self.started_at.isoformat(), "finished_at": self.finished_at.isoformat(),
         }
+
+
+def memory_setting_label(options: dict) -> str:
+    """"24 cards, jokers, zebra": what makes one solo Memory result comparable to another."""
+    cards = options.get("cards", 0)
+    parts = [ngettext("%(cards)d card", "%(cards)d cards", cards) % {"cards": cards}]
+    if options.get("jokers"):
+        parts.append(gettext("jokers"))
+    if options.get("match") in GameRecord.MEMORY_MATCH:
+        parts.append(str(GameRecord.MEMORY_MATCH[options["match"]]))
+    if options.get("one_flip"):
+        parts.append(gettext("one flip per turn"))
+    return ", ".join(parts)

@@ -2,6 +2,7 @@
 games the player has finished (bench/stats_bench.py measures it with 10,000 records)."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -103,13 +104,55 @@ class PlayerStats:
     overall: Tally                 # every game but solo ones
     games: list[GameTotals]        # per game, each with its groups
     recent_form: list[GameRecord]  # newest first, solo excluded
-    best_solo: list[GameRecord]    # fewest failed flips (then fastest) per Memory setting
+    solo_bests: list[SoloBest]     # per solo Memory setting, the best first
     days: list[DayResults]         # oldest first, for the chart
     page: Page                     # finished games, newest first
 
     @property
     def empty(self) -> bool:
         return not self.page.paginator.count
+
+
+@dataclass
+class SoloBest:
+    """A player's personal bests at one solo Memory setting (deck size, match rule, jokers, one
+    flip per turn): results of different settings do not compare."""
+
+    fewest_flips: GameRecord  # the fewest failed flips, the fastest of those
+    fastest: GameRecord       # the fastest time, the fewest failed flips of those
+
+    @property
+    def setting_label(self) -> str:
+        return self.fewest_flips.memory_setting_label
+
+
+# The order of the solo Memory rankings, here and on the public board (leaderboard.py): ties
+# go to the other measure, then to whoever got there first.
+BY_FLIPS = [F("failed_flips").asc(), F("duration_seconds").asc(), F("finished_at").asc(), F("id").asc()]
+BY_TIME = [F("duration_seconds").asc(), F("failed_flips").asc(), F("finished_at").asc(), F("id").asc()]
+
+
+def solo_records(records):
+    """The scored solo Memory games among ``records``."""
+    return records.filter(game="memory", mode="solo", failed_flips__isnull=False)
+
+
+def solo_bests(records) -> list[SoloBest]:
+    """Both bests of every setting in one query: two windows number each setting's games, and
+    only the first of either order is fetched (one row when the same game holds both)."""
+    ranked = solo_records(records).annotate(
+        by_flips=Window(RowNumber(), partition_by=[F("options")], order_by=BY_FLIPS),
+        by_time=Window(RowNumber(), partition_by=[F("options")], order_by=BY_TIME))
+    fewest, fastest = {}, {}
+    for record in ranked.filter(Q(by_flips=1) | Q(by_time=1)):
+        setting = json.dumps(record.options, sort_keys=True)
+        if record.by_flips == 1:
+            fewest[setting] = record
+        if record.by_time == 1:
+            fastest[setting] = record
+    bests = [SoloBest(fewest[setting], fastest[setting]) for setting in fewest]
+    return sorted(bests, key=lambda best: (best.fewest_flips.failed_flips,
+                                           best.fewest_flips.duration_seconds))
 
 
 def player_stats(user, page_number=1) -> PlayerStats:
@@ -145,12 +188,6 @@ def player_stats(user, page_number=1) -> PlayerStats:
             totals.add(group)
             overall.add(group)
 
-    best_solo = list(
-        records.filter(game="memory", mode="solo", failed_flips__isnull=False)
-        .annotate(n=Window(RowNumber(), partition_by=[F("options")],
-                           order_by=[F("failed_flips").asc(), F("duration_seconds").asc()]))
-        .filter(n=1).order_by("failed_flips", "duration_seconds"))
-
     days = [DayResults(**row) for row in
             competitive.annotate(day=TruncDate("finished_at")).values("day")
             .annotate(wins=_counts["wins"], draws=_counts["draws"], losses=_counts["losses"])
@@ -161,7 +198,7 @@ def player_stats(user, page_number=1) -> PlayerStats:
         overall=overall,
         games=[per_game[slug] for slug, _label in GameRecord.GAMES if slug in per_game],
         recent_form=list(competitive.only("result", "game", "mode", "finished_at")[:RECENT_FORM_LENGTH]),
-        best_solo=best_solo,
+        solo_bests=solo_bests(records),
         days=days,
         page=Paginator(records.order_by("-finished_at", "-id"), PAGE_SIZE).get_page(page_number),
     )

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games.rooms.service import RoomError
 
-from . import deletion, language, signin_throttle
+from . import deletion, language, leaderboard, signin_throttle
 from .charts import results_chart
 from .export import export_data
 from .forms import DeleteAccountForm, PrivacyForm, SignUpForm, ThrottledPasswordResetForm
@@ -153,3 +153,8 @@ def public_profile(request, username):
         # The same answer whether the player does not exist or keeps their page private.
         raise Http404(_("No public page for this player."))
     return render(request, "accounts/public.html", _stats_context(request, user))
+
+
+def memory_leaderboard(request):
+    # Names only players whose stats page is public (leaderboard.py).
+    return render(request, "accounts/leaderboard.html", {"board": leaderboard.current_board()})

@@ -226,3 +226,12 @@ def test_it_is_linked_from_the_memory_pages_and_the_privacy_page(client, db):
     for path in ("/memory/", "/memory/rules/", "/privacy/"):
         assert 'href="/leaderboard/"' in client.get(path).content.decode(), path
     assert 'href="/leaderboard/"' not in client.get("/gin/").content.decode()
+
+
+def test_a_public_players_name_is_escaped(client, make_user, solo):
+    # The admin may create names sign-up refuses; the board shows them as text, never as markup.
+    nasty = public(make_user('<img src=x onerror=alert(1)>"&\''))
+    solo(nasty, 2, 60.0)
+    html = client.get("/leaderboard/").content.decode()
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;&quot;&amp;&#x27;</a>" in html

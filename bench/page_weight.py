@@ -1,4 +1,4 @@
-"""Bytes transferred for the first load of the home page and of a room page (SPEC target: under
+"""Bytes transferred for the first load of the home page and of a room page (target: under
 150 KB compressed each), measured in Debian's Chromium with an empty cache.
 
 The site runs as in production (DEBUG off, static files collected, compressed and served by

@@ -1,4 +1,5 @@
-"""Celery beat's periodic tasks when there is no beat: the embedded default (SPEC 6.3).
+"""Celery beat's periodic tasks when there is no beat: the embedded default (docs/telemetry.md,
+"Retention").
 
 Why a thread started from the ASGI entry point (config/asgi.py): only server processes import
 it (never manage.py, migrations or the test runner), it runs on an idle site too (work done on

@@ -102,7 +102,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     # Without beat (the embedded default) config/embedded_beat.py runs the same tasks from the
-    # server process. Anonymous statistics are deleted 30 days after they arrive (SPEC 6.3).
+    # server process. Anonymous statistics are deleted 30 days after they arrive.
     "telemetry-purge": {"task": "telemetry.purge_expired_events",
                         "schedule": crontab(hour=3, minute=17)},
     # The buffer of accepted statistics is stored, shuffled, at the top of every hour (events

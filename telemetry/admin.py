@@ -9,8 +9,8 @@ from .models import Event
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    """The event list is the dashboards (SPEC 6.4): operators see aggregates, not rows, and
-    nobody edits statistics by hand."""
+    """The event list is the dashboards (docs/telemetry.md, "Operators"): operators see
+    aggregates, not rows, and nobody edits statistics by hand."""
 
     def has_add_permission(self, request):
         return False

@@ -1,4 +1,5 @@
-"""What operators see (SPEC 6.4): aggregates over the last days, never single events."""
+"""What operators see (docs/telemetry.md, "Operators"): aggregates over the last days, never
+single events."""
 from __future__ import annotations
 
 from dataclasses import dataclass

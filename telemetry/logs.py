@@ -1,4 +1,4 @@
-"""No client address, room id or token in any log line, access log or error report (SPEC 6.2).
+"""No client address, room id or token in any log line, access log or error report.
 
 ``scrub`` replaces anything shaped like an IP address (with its port: a source port and a time
 can name a subscriber behind a shared address) with "[address]", and the secret part of the

@@ -1,4 +1,4 @@
-"""Who asked not to be counted (SPEC 6.3).
+"""Who asked not to be counted (docs/telemetry.md, "The switch").
 
 Anonymous visitors: the switch lives in their browser (localStorage), so the page sends nothing.
 Signed-in players: ``accounts.Profile.telemetry_enabled`` (one-to-one with the user,

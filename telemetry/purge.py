@@ -1,4 +1,4 @@
-"""Deleting events 30 days after they were received (SPEC 6.3), in batches.
+"""Deleting events 30 days after they were received, in batches (docs/telemetry.md, "Retention").
 
 Each batch is one short DELETE of at most ``batch_size`` rows picked through the received_at
 index, in its own transaction, so ingest (plain INSERTs) never waits behind one long delete and

@@ -1,4 +1,4 @@
-"""A per-address request limit kept in this process's memory only (SPEC 6.2).
+"""A per-address request limit kept in this process's memory only (docs/telemetry.md, "Rate limit").
 
 The address is never kept as such: it is reduced to a keyed BLAKE2b digest with a key made at
 process start and never written anywhere, so even a memory dump does not list addresses, and

@@ -1,13 +1,13 @@
-"""The one definition of what an anonymous statistics event may hold (SPEC 6.1).
+"""The one definition of what an anonymous statistics event may hold.
 
 Every field has a type and its allowed values (or bucket edges). The browser buckets raw
 measurements with the same edges (they are handed to the page by the ``telemetry_config``
 template tag), so the server only ever sees bucket labels (``move_count`` from pages older than
 its bucketing still arrives as a number: the server buckets it the same way and stores only the
 label). Validation is strict: an unknown
-field, a field of SPEC 6.2, a wrong type or a value outside its set rejects the whole request.
-docs/telemetry.md describes the same schema for people; tests/telemetry/test_schema.py checks
-every value.
+field, a field that is never sent, a wrong type or a value outside its set rejects the whole
+request. docs/telemetry.md describes the same schema for people;
+tests/telemetry/test_telemetry_schema.py checks every value.
 """
 from __future__ import annotations
 
@@ -198,8 +198,9 @@ SETTINGS: dict[str, dict[str, Field]] = {
     )},
 }
 
-# SPEC 6.2: never sent, never stored. Matched on the name with case and punctuation removed,
-# anywhere in an event (settings included), so "roomId", "room-id" and "ROOM_ID" all count.
+# Never sent, never stored (docs/telemetry.md, "What is never sent or stored"). Matched on the
+# name with case and punctuation removed, anywhere in an event (settings included), so "roomId",
+# "room-id" and "ROOM_ID" all count.
 FORBIDDEN = {
     "room": "the room id", "roomid": "the room id", "invite": "the room id",
     "inviteurl": "the room id",
@@ -220,7 +221,8 @@ FORBIDDEN = {
 SETTINGS_ALLOWED = {"cards"}
 SERVER_FIELDS = {"browser": BROWSERS, "os": OSES}
 # Accepted from the client, then dropped before anything is written: the page-open id. Older
-# pages still send it (required, so they keep working); the spec says it is never stored.
+# pages still send it (required, so they keep working); it is never stored (docs/telemetry.md,
+# "Unlinkable").
 NOT_STORED = {"page"}
 
 # Fields an event may carry (the columns of telemetry.models.Event but NOT_STORED), all of
@@ -260,7 +262,7 @@ def _refuse_forbidden(name, where: str, in_settings: bool = False):
         return
     if key in FORBIDDEN:
         raise SchemaError(f"{where}{_short(name)} is never accepted: {FORBIDDEN[key]} is never sent "
-                          "(privacy page, SPEC 6.2).")
+                          "(privacy page).")
 
 
 def _check_settings(game: str, value, where: str) -> dict:
@@ -324,7 +326,7 @@ def validate_event(raw, index: int = 0) -> dict:
 
 def validate_batch(payload) -> tuple[list[dict], bool]:
     """The request body → (clean events, opt_in). opt_in is true when the visitor turned the
-    switch on themselves, which overrides Sec-GPC (SPEC 6.3)."""
+    switch on themselves, which overrides Sec-GPC (docs/telemetry.md, "The switch")."""
     if not isinstance(payload, dict):
         raise SchemaError("The body must be a JSON object {\"events\": [...]}.")
     unknown = set(payload) - {"events", "opt_in"}

@@ -1,7 +1,7 @@
 """CPU players for Bozu Mekuri.
 
 The game is pure luck: the only action is to flip the top card, so every level plays the same
-way (SPEC 3.4). The levels exist so that the menu is the same for every game. The CPU decides
+way. The levels exist so that the menu is the same for every game. The CPU decides
 from its seat's view only, like every CPU on this site.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""CPU players for Gin Rummy (SPEC 4.4).
+"""CPU players for Gin Rummy (docs/gin.md, "CPU players").
 
 Every level decides from its seat's view alone: its hand, the discard pile, the stock's count,
 the opponent's card count and the public history of the hand (who took or threw which card to

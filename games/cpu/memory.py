@@ -1,4 +1,4 @@
-"""CPU players for Memory (SPEC 2.5).
+"""CPU players for Memory (docs/memory.md, "CPU players").
 
 A CPU sees only its seat's views: it remembers the cards it has seen face up, with a lifetime
 that depends on its level, and forgets them when the lifetime runs out.

@@ -1,4 +1,4 @@
-"""The contract every game engine keeps (DESIGN.md, "The shape of a game").
+"""The contract every game engine keeps (docs/architecture.md, "Engines").
 
 Engines are pure Python: no Django import anywhere under ``games/engines`` or ``games/cpu``.
 Each game is one module ``games/engines/<game>.py`` exposing:

@@ -1,4 +1,4 @@
-"""Bozu Mekuri ("monk flip") with the 100 Ogura Hyakunin Isshu picture cards (SPEC 3).
+"""Bozu Mekuri ("monk flip") with the 100 Ogura Hyakunin Isshu picture cards (docs/bozu.md).
 
 One face-down deck; Red (seat 0) starts and play goes clockwise (seat order). A turn is one
 action, ``{"type": "flip"}``: the current player flips the top card and what happens depends on

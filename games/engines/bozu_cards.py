@@ -1,4 +1,4 @@
-"""The 100 picture cards of the Ogura Hyakunin Isshu, as Bozu Mekuri sees them (SPEC 3.1).
+"""The 100 picture cards of the Ogura Hyakunin Isshu, as Bozu Mekuri sees them (docs/bozu.md, "Cards").
 
 Each card is one poem: its number (1-100), the poet's name as printed on the card, romanised
 (Hepburn, with macrons) and in Japanese script, and its type on this site:
@@ -18,12 +18,12 @@ from typing import NamedTuple
 NOBLE, EMPEROR, LADY, MONK, SEMIMARU = "noble", "emperor", "lady", "monk", "semimaru"
 CARD_TYPES = (NOBLE, EMPEROR, LADY, MONK, SEMIMARU)
 
-# Poems by type, as SPEC 3.1 lists them; every poem not listed is a plain noble.
+# Poems by type, as docs/bozu.md lists them; every poem not listed is a plain noble.
 MONK_POEMS = (8, 12, 21, 47, 66, 69, 70, 82, 85, 86, 87, 95)
 LADY_POEMS = (2, 9, 19, 38, 53, 54, 56, 57, 58, 59, 60, 61, 62, 65, 67, 72, 80, 88, 89, 90, 92)
 EMPEROR_POEMS = (1, 13, 15, 68, 77, 99, 100)
 SEMIMARU_POEM = 10
-NYUDO_POEMS = (76, 96)  # lay monks in court dress: nobles on this site (SPEC 3.1)
+NYUDO_POEMS = (76, 96)  # lay monks in court dress: nobles on this site
 
 
 class Card(NamedTuple):

@@ -1,9 +1,9 @@
-"""Gin Rummy for two players (SPEC 4): deal, upcard, draw/discard, knock, gin, layoffs,
+"""Gin Rummy for two players (docs/gin.md): deal, upcard, draw/discard, knock, gin, layoffs,
 undercut, dead hand, a race to ``target`` points.
 
 Card strings are rank + suit (``"TD"``). The scoring core lives in ``gin_melds`` and its public
 functions are re-exported here: ``best_split``, ``best_discard``, ``lay_off``.
-Rules decisions that the SPEC leaves open are written down in docs/gin.md.
+Rules decisions where the usual rules vary are written down in docs/gin.md.
 """
 from __future__ import annotations
 

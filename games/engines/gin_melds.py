@@ -1,4 +1,4 @@
-"""Gin Rummy's scoring core: melds, best splits, best discards and layoffs (SPEC 4.1, 4.3).
+"""Gin Rummy's scoring core: melds, best splits, best discards and layoffs (docs/gin.md).
 
 Everything works on 52-bit masks. Card index = suit * 13 + rank (rank 0 = ace .. 12 = king,
 suits in the order S H D C), so the 13 bits of one suit sit side by side and a run is a block

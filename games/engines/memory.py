@@ -1,4 +1,4 @@
-"""Memory (Concentration, Pelmanism, shinkei-suijaku), SPEC 2.
+"""Memory (Concentration, Pelmanism, shinkei-suijaku): docs/memory.md.
 
 The cards lie face down in a fixed grid. On your turn you flip one face-down card, then a
 second. If they match you take both and flip again (``one_flip``: the turn passes instead); if

@@ -11,7 +11,7 @@ from django.conf import settings
 
 GAMES = ("memory", "bozu", "gin")
 MODES = ("cpu", "local", "solo", "friends")
-# Where each mode is offered (SPEC 1.1): hotseat for Memory and Bozu only, solo for Memory only.
+# Where each mode is offered: hotseat for Memory and Bozu only, solo for Memory only.
 MODE_GAMES = {
     "cpu": GAMES,
     "friends": GAMES,

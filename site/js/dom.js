@@ -31,7 +31,7 @@ export function roomIdFromUrl(url) {
   return match ? match[1] : null;
 }
 
-// Which screen made a friends' room, and whether it worked (anonymous statistics, SPEC 6.1).
+// Which screen made a friends' room, and whether it worked (anonymous statistics, docs/telemetry.md).
 function roomCreated(body, outcome) {
   if (body.mode === "friends" && window.cardtableTelemetry) {
     window.cardtableTelemetry.record({type: "room_created", game: body.game, origin: body.origin || "menu", outcome});

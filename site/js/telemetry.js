@@ -1,5 +1,5 @@
 /**
- * Anonymous statistics collector (SPEC 6; the schema is in docs/telemetry.md).
+ * Anonymous statistics collector (the schema is in docs/telemetry.md).
  *
  * Loaded on every page by templates/telemetry/snippet.html, which also writes the schema's
  * bucket edges and the signed-in account's switch into <script id="telemetry-config">.

@@ -1,5 +1,5 @@
 """A whole Bozu Mekuri game against three CPUs: flip with the panel's button (and once on the
-deck), the flipped card shown large, the counts in the panel, zoom with the wheel (SPEC 3.4)."""
+deck), the flipped card shown large, the counts in the panel, zoom with the wheel."""
 import re
 
 import pytest

@@ -1,6 +1,6 @@
 """A friends' room in two browser contexts (two people): the invite link with its copy button,
 Join, a dropped connection with the reconnecting banner, the CPU holding the seat meanwhile and
-giving it back, a full reload that keeps the seat, then Resign and a new link (SPEC 1.3)."""
+giving it back, a full reload that keeps the seat, then Resign and a new link."""
 import pytest
 from playwright.sync_api import expect
 

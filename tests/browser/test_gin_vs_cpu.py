@@ -1,4 +1,4 @@
-"""Gin Rummy against the CPU (SPEC 4.5): a hand played to a knock or gin, with both hands shown
+"""Gin Rummy against the CPU: a hand played to a knock or gin, with both hands shown
 at the end; then a whole game to 100 points, with the CPU sped up through GAME_TIMING."""
 import pytest
 

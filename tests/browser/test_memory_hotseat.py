@@ -1,5 +1,5 @@
 """Memory on one device with three players: every seat is played from this page, by tapping the
-cards on the 3D table; the current player's name is framed and the turn goes round (SPEC 1.1)."""
+cards on the 3D table; the current player's name is framed and the turn goes round."""
 import pytest
 
 from tests.browser.helpers import start_from_menu, status, version, wait_version_after

@@ -1,5 +1,5 @@
 """A whole Memory game against the CPU, played with the keyboard on the button panel only:
-Tab to the card grid, arrow keys to move, Enter or Space to flip (SPEC 1.4)."""
+Tab to the card grid, arrow keys to move, Enter or Space to flip."""
 import pytest
 
 from tests.browser.conftest import screenshot

@@ -1,4 +1,4 @@
-"""The pages never receive a hidden card (SPEC 1.2): every WebSocket frame the browser gets,
+"""The pages never receive a hidden card: every WebSocket frame the browser gets,
 checked while real games are played in it."""
 import json
 import re

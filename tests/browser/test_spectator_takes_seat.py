@@ -1,4 +1,4 @@
-"""A spectator of a friends' room takes a seat the CPU is playing and plays it (SPEC 1.3)."""
+"""A spectator of a friends' room takes a seat the CPU is playing and plays it."""
 import pytest
 
 from tests.browser.helpers import start_from_menu, version, wait_playing, wait_until

@@ -1,4 +1,4 @@
-"""The table's views (SPEC 1.4): Perspective and Overhead buttons at the table's top right, a
+"""The table's views: Perspective and Overhead buttons at the table's top right, a
 small turn while dragging, a layout that never changes with the view or the window, the panel
 alone when the player asks for it or when 3D transforms are missing, and the panel below the
 table on a narrow screen."""

@@ -1,4 +1,5 @@
-"""Memory CPU players (SPEC 2.5): levels, memory, the table policy, the pass rule, strength."""
+"""Memory CPU players (docs/memory.md, "CPU players"): levels, memory, the table policy, the pass
+rule, strength."""
 import json
 import math
 import random

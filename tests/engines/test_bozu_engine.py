@@ -1,4 +1,4 @@
-"""Bozu Mekuri engine (SPEC 3): cards, options, every rule on constructed decks, properties."""
+"""Bozu Mekuri engine (docs/bozu.md): cards, options, every rule on constructed decks, properties."""
 import json
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""Gin Rummy rules on constructed hands (SPEC 4.2-4.3), options, errors, views and JSON."""
+"""Gin Rummy rules on constructed hands (docs/gin.md), options, errors, views and JSON."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Memory engine (SPEC 2): options, grids, deal, turn flow, scores, views, JSON, properties."""
+"""Memory engine (docs/memory.md): options, grids, deal, turn flow, scores, views, JSON, properties."""
 import json
 import random
 

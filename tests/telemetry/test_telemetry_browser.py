@@ -1,5 +1,5 @@
 """The collector in a real Chromium: the switch off sends nothing, on sends events, GPC means
-off until the visitor turns it on (SPEC 6.3).
+off until the visitor turns it on.
 
 Requests are observed on the server, in an access log this test's Daphne writes to a file:
 Playwright does not report every navigator.sendBeacon made while a page is being left."""

@@ -1,4 +1,4 @@
-"""Operators' dashboards in the admin (SPEC 6.4): staff only, last days, tables and SVG charts."""
+"""Operators' dashboards in the admin: staff only, last days, tables and SVG charts."""
 from datetime import timedelta
 
 import pytest

@@ -1,5 +1,5 @@
 """A game through the real site, then a search of the database, the application's log and the
-server's output for the client's address, the room id and the seat token (SPEC 6.2).
+server's output for the client's address, the room id and the seat token.
 
 The client connects from 127.0.0.77 (any 127/8 address reaches the loopback on Linux), so its
 address is distinctive: the server itself listens on 127.0.0.1. The server runs at

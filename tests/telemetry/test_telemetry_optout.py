@@ -1,4 +1,4 @@
-"""The switch (SPEC 6.3): signed-in opt-out on the server, Sec-GPC, and the page's config."""
+"""The switch: signed-in opt-out on the server, Sec-GPC, and the page's config."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""30 days after arrival, events are deleted by the Celery task (SPEC 6.3)."""
+"""30 days after arrival, events are deleted by the Celery task."""
 import logging
 import subprocess
 import sys

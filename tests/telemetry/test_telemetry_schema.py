@@ -1,4 +1,5 @@
-"""Every field of SPEC 6.1 with each allowed value; everything else refused (telemetry/schema.py)."""
+"""Every field of the schema (docs/telemetry.md) with each allowed value; everything else refused
+(telemetry/schema.py)."""
 import copy
 
 import pytest

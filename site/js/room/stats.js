@@ -1,4 +1,4 @@
-// Anonymous statistics of the room page (SPEC 6.1, docs/telemetry.md): games started and
+// Anonymous statistics of the room page (docs/telemetry.md): games started and
 // finished, how a friends' room went (connecting, watching, joining, taking a seat,
 // reconnections), and how the 3D table came up. Events go through the collector that
 // templates/telemetry/snippet.html loads on every page (window.cardtableTelemetry), which sends

@@ -40,7 +40,6 @@ from games.engines.gin_melds import (CARD_INDEX, CARD_VALUES, CARDS, FULL_DECK, 
                                      deadwood_mask, discard_deadwood_mask, indices_of, split_mask)
 
 LEVELS = ("simple", "easy", "normal", "hard")
-MENU_LEVELS = ("easy", "normal", "hard")
 DEAD_STOCK = 2  # the engine's rule: a discard that leaves this many stock cards ends the hand
 
 

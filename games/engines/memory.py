@@ -16,9 +16,15 @@ diamonds red. Match rules (``match``):
 - ``rank``: same rank;
 - ``colour``: same rank and colour (each card has exactly one partner);
 - ``zebra``: same rank, opposite colour;
-- ``identical``: the same card of two decks (``cards=104`` and only then).
+- ``identical``: the same card of two decks (``cards=104``), or the same picture.
 
 Jokers match only each other, whatever the rule, and count as two pairs.
+
+The picture deck (``deck="pictures"``) deals pairs of pictures instead of playing cards: a card
+is then a picture's name (``PICTURES``, e.g. ``"cat"``), each of the first ``cards / 2``
+pictures twice, matched with ``identical`` and without jokers; it has 24, 40 or 52 cards.
+
+The long table (``long_table``) lays 52 cards out in 13 columns and 4 rows instead of 9 × 6.
 
 Scores: with two or more players a seat's score is the cards it has taken (a pair is 2, the
 joker pair 4); most cards wins and a tie for first is a draw. Solo (one player) scores the pairs
@@ -50,6 +56,15 @@ SUITS = "SHDC"
 RED_SUITS = "HD"
 JOKER = "JK"
 RANKS_IN_DECK = {24: 6, 40: 10, 52: 13, 104: 13}
+DECKS = ("playing_cards", "pictures")
+# The pictures, in the order of the sprite that draws them (site/img/pictures.svg); a deck of
+# n cards holds the first n / 2, twice each.
+PICTURES = (
+    "apple", "banana", "cherries", "carrot", "mushroom", "leaf", "flower", "tree", "sun",
+    "cloud", "star", "umbrella", "house", "car", "boat", "key", "cup", "clock", "bell",
+    "balloon", "fish", "cat", "bird", "snail", "butterfly", "book",
+)
+PICTURE_DECK_SIZES = (24, 40, 52)
 
 # Columns × rows per number of cards on the table; cards fill rows left to right from row A,
 # so the last row holds what is left (52: 7 cards).
@@ -59,6 +74,7 @@ GRIDS = {
     52: (9, 6), 54: (9, 6),
     104: (13, 8), 106: (12, 9),
 }
+LONG_TABLE = (13, 4)  # 52 cards only
 
 FIRST, SECOND, REVEAL, OVER = "first", "second", "reveal", "over"
 _POSITION = re.compile(r"[A-Z][1-9][0-9]?")  # ASCII only: "A١" is not A1
@@ -72,10 +88,13 @@ class Options:
     jokers: bool = False
     match: str = "rank"
     one_flip: bool = False
+    deck: str = "playing_cards"
+    long_table: bool = False
 
     def to_json(self) -> dict:
         return {"players": self.players, "cards": self.cards, "jokers": self.jokers,
-                "match": self.match, "one_flip": self.one_flip}
+                "match": self.match, "one_flip": self.one_flip,
+                "deck": self.deck, "long_table": self.long_table}
 
     @property
     def table_size(self) -> int:
@@ -84,8 +103,9 @@ class Options:
 
 
 def parse_options(raw: dict | None) -> Options:
-    """Validates options. ``identical`` goes with two decks (104) and only with them: when
-    one of ``cards=104`` / ``match=identical`` is given alone the other is implied."""
+    """Validates options. With playing cards ``identical`` goes with two decks (104) and only
+    with them: when one of ``cards=104`` / ``match=identical`` is given alone the other is
+    implied. The picture deck implies ``identical``."""
     if raw is None:
         return Options()
     if isinstance(raw, Options):
@@ -98,6 +118,25 @@ def parse_options(raw: dict | None) -> Options:
     players = raw.get("players", Options.players)
     if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidOptions(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}.")
+    deck_kind = raw.get("deck", Options.deck)
+    if deck_kind not in DECKS:
+        raise InvalidOptions(f"deck must be one of {', '.join(DECKS)}.")
+    if deck_kind == "pictures":
+        cards, match, jokers = _picture_options(raw)
+    else:
+        cards, match, jokers = _playing_card_options(raw)
+    one_flip = raw.get("one_flip", Options.one_flip)
+    if not isinstance(one_flip, bool):
+        raise InvalidOptions("one_flip must be true or false.")
+    long_table = raw.get("long_table", Options.long_table)
+    if not isinstance(long_table, bool):
+        raise InvalidOptions("long_table must be true or false.")
+    if long_table and (cards != 52 or jokers):
+        raise InvalidOptions("The long table (13 columns, 4 rows) holds 52 cards without jokers.")
+    return Options(players, cards, jokers, match, one_flip, deck_kind, long_table)
+
+
+def _playing_card_options(raw: dict) -> tuple[int, str, bool]:
     default_cards = 104 if raw.get("match") == "identical" else Options.cards
     cards = raw.get("cards", default_cards)
     if not _is_int(cards) or cards not in DECK_SIZES:
@@ -108,13 +147,29 @@ def parse_options(raw: dict | None) -> Options:
     if (cards == 104) != (match == "identical"):
         raise InvalidOptions("Two decks (cards=104) are played with match=identical, and "
                              "match=identical needs two decks.")
+    return cards, match, _jokers(raw)
+
+
+def _picture_options(raw: dict) -> tuple[int, str, bool]:
+    """Pairs of identical pictures: 24, 40 or 52 cards (up to 26 pictures), no jokers."""
+    cards = raw.get("cards", Options.cards)
+    if not _is_int(cards) or cards not in PICTURE_DECK_SIZES:
+        raise InvalidOptions(f"The picture deck has 24, 40 or 52 cards ({len(PICTURES)} "
+                             "pictures at most, two of each).")
+    match = raw.get("match", "identical")
+    if match != "identical":
+        raise InvalidOptions("Pictures match only the same picture: the picture deck is "
+                             "played with match=identical.")
+    if _jokers(raw):
+        raise InvalidOptions("The picture deck has no jokers.")
+    return cards, match, False
+
+
+def _jokers(raw: dict) -> bool:
     jokers = raw.get("jokers", Options.jokers)
     if not isinstance(jokers, bool):
         raise InvalidOptions("jokers must be true or false.")
-    one_flip = raw.get("one_flip", Options.one_flip)
-    if not isinstance(one_flip, bool):
-        raise InvalidOptions("one_flip must be true or false.")
-    return Options(players, cards, jokers, match, one_flip)
+    return jokers
 
 
 def _is_int(value: object) -> bool:
@@ -125,6 +180,8 @@ def _is_int(value: object) -> bool:
 
 def deck(options: Options) -> list[str]:
     """The cards of the game, in a fixed order (before the shuffle)."""
+    if options.deck == "pictures":
+        return [picture for picture in PICTURES[:options.cards // 2] for _ in range(2)]
     ranks = RANKS[:RANKS_IN_DECK[options.cards]]
     one_deck = [rank + suit for rank in ranks for suit in SUITS]
     cards = one_deck * (2 if options.cards == 104 else 1)
@@ -202,7 +259,7 @@ class Grid:
 
 
 def grid_for(options: Options) -> Grid:
-    columns, rows = GRIDS[options.table_size]
+    columns, rows = LONG_TABLE if options.long_table else GRIDS[options.table_size]
     return _grid(columns, rows, options.table_size)
 
 

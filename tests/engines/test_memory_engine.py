@@ -36,7 +36,8 @@ def ordered_deck(**options):
 
 def test_default_options():
     assert memory.parse_options(None).to_json() == {
-        "players": 2, "cards": 52, "jokers": False, "match": "rank", "one_flip": False}
+        "players": 2, "cards": 52, "jokers": False, "match": "rank", "one_flip": False,
+        "deck": "playing_cards", "long_table": False}
     assert memory.parse_options({}).to_json() == memory.Options().to_json()
 
 
@@ -406,13 +407,24 @@ def test_corrupt_states_are_refused(corrupt):
 
 # ------------------------------------------------------------------------------ properties
 
-options_strategy = st.fixed_dictionaries({
-    "players": st.integers(1, 6),
-    "cards": st.sampled_from([24, 40, 52, 104]),
-    "jokers": st.booleans(),
-    "one_flip": st.booleans(),
-    "match": st.sampled_from(["rank", "colour", "zebra"]),
-}).map(lambda o: {**o, "match": "identical"} if o["cards"] == 104 else o)
+options_strategy = st.one_of(
+    st.fixed_dictionaries({
+        "players": st.integers(1, 6),
+        "cards": st.sampled_from([24, 40, 52, 104]),
+        "jokers": st.booleans(),
+        "one_flip": st.booleans(),
+        "match": st.sampled_from(["rank", "colour", "zebra"]),
+    }).map(lambda o: {**o, "match": "identical"} if o["cards"] == 104 else o),
+    # The picture deck and the long table keep the same invariants (their own files test the rest).
+    st.fixed_dictionaries({
+        "players": st.integers(1, 6), "deck": st.just("pictures"),
+        "cards": st.sampled_from([24, 40, 52]), "one_flip": st.booleans(),
+    }),
+    st.fixed_dictionaries({
+        "players": st.integers(1, 6), "long_table": st.just(True),
+        "deck": st.sampled_from(["playing_cards", "pictures"]), "one_flip": st.booleans(),
+    }),
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

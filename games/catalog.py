@@ -47,11 +47,16 @@ GAMES = [
                          "a pair is yours and you go again. Watch every flip, yours and theirs."),
         "players": {"min": 2, "max": 6, "default": 2},  # solo is its own mode
         "options": [
+            select("deck", _("Deck"), [choice("playing_cards", _("Playing cards")),
+                                       choice("pictures", _("Pictures"))], "playing_cards",
+                   _("Pictures: pairs of the same picture, 24, 40 or 52 cards, no jokers.")),
             select("cards", _("Cards"), [choice(52, _("52 cards (A–K)")),
                                           choice(40, _("40 cards (A–10)")),
                                           choice(24, _("24 cards (A–6)")),
                                           choice(104, _("Two decks: 104 cards"))], 52,
                    _("With two decks only identical cards (same rank and suit) match.")),
+            checkbox("long_table", _("Long table: 4 rows of 13"), False,
+                     _("52 cards without jokers in 4 long rows instead of 6 rows of 9.")),
             checkbox("jokers", _("Add 2 jokers"), False,
                      _("The jokers match only each other and count as two pairs.")),
             select("match", _("Match condition"), [

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 
 from games.engines.base import (
@@ -92,9 +92,16 @@ class Options:
     long_table: bool = False
 
     def to_json(self) -> dict:
-        return {"players": self.players, "cards": self.cards, "jokers": self.jokers,
-                "match": self.match, "one_flip": self.one_flip,
-                "deck": self.deck, "long_table": self.long_table}
+        """The canonical options. The picture deck and the long table are named only when
+        chosen, so a game with playing cards on the usual grid has the same options as before
+        they existed (its records' settings compare equal to the older ones')."""
+        options = {"players": self.players, "cards": self.cards, "jokers": self.jokers,
+                   "match": self.match, "one_flip": self.one_flip}
+        if self.deck != Options.deck:
+            options["deck"] = self.deck
+        if self.long_table:
+            options["long_table"] = True
+        return options
 
     @property
     def table_size(self) -> int:
@@ -112,7 +119,7 @@ def parse_options(raw: dict | None) -> Options:
         return raw
     if not isinstance(raw, dict):
         raise InvalidOptions("Options must be a JSON object.")
-    unknown = sorted(set(raw) - set(Options().to_json()))
+    unknown = sorted(set(raw) - {field.name for field in fields(Options)})
     if unknown:
         raise InvalidOptions(f"Unknown option(s) for Memory: {', '.join(map(str, unknown))}.")
     players = raw.get("players", Options.players)

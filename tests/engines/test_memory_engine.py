@@ -36,8 +36,7 @@ def ordered_deck(**options):
 
 def test_default_options():
     assert memory.parse_options(None).to_json() == {
-        "players": 2, "cards": 52, "jokers": False, "match": "rank", "one_flip": False,
-        "deck": "playing_cards", "long_table": False}
+        "players": 2, "cards": 52, "jokers": False, "match": "rank", "one_flip": False}
     assert memory.parse_options({}).to_json() == memory.Options().to_json()
 
 

@@ -34,7 +34,7 @@ def test_it_deals_each_of_the_first_pictures_twice(cards):
 def test_it_plays_the_identical_rule_without_jokers():
     options = memory.parse_options({"deck": "pictures"})
     assert options.to_json() == {"players": 2, "cards": 52, "jokers": False, "match": "identical",
-                                 "one_flip": False, "deck": "pictures", "long_table": False}
+                                 "one_flip": False, "deck": "pictures"}
     # Said explicitly, the only rule it has is accepted too.
     assert memory.parse_options({"deck": "pictures", "match": "identical", "jokers": False}) == options
 
@@ -96,12 +96,14 @@ def test_a_seed_deals_the_same_picture_game_and_its_json_replays():
         memory.State.from_json(data)
 
 
-def test_older_states_without_the_new_options_still_load():
-    # Rooms saved before the picture deck existed carry no "deck" or "long_table".
-    data = memory.new_game({}, 3).to_json()
-    del data["options"]["deck"], data["options"]["long_table"]
-    state = memory.State.from_json(data)
-    assert state.options.deck == "playing_cards" and not state.options.long_table
+def test_playing_cards_keep_the_options_they_had_before_pictures_existed():
+    # Saved rooms and game records compare options as they are: a game with playing cards
+    # names neither the deck nor the long table, so today's equal those saved before.
+    options = memory.parse_options({"deck": "playing_cards", "long_table": False})
+    assert options.to_json() == {"players": 2, "cards": 52, "jokers": False, "match": "rank",
+                                 "one_flip": False}
+    assert memory.parse_options(options.to_json()) == options
+    assert memory.parse_options({"deck": "pictures", "long_table": True}).to_json()["long_table"] is True
 
 
 def test_the_sprite_and_the_client_draw_and_name_every_picture_in_the_engines_order():

@@ -111,4 +111,8 @@ def memory_setting_label(options: dict) -> str:
         parts.append(str(GameRecord.MEMORY_MATCH[options["match"]]))
     if options.get("one_flip"):
         parts.append(gettext("one flip per turn"))
+    if options.get("deck") == "pictures":
+        parts.append(gettext("pictures"))
+    if options.get("long_table"):
+        parts.append(gettext("long table"))
     return ", ".join(parts)

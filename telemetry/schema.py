@@ -185,6 +185,8 @@ SETTINGS: dict[str, dict[str, Field]] = {
         Field("jokers", "enum", (True, False)),
         enum("match", ("rank", "colour", "zebra", "identical")),
         Field("one_flip", "enum", (True, False)),
+        enum("deck", ("playing_cards", "pictures")),
+        Field("long_table", "enum", (True, False)),
     )},
     "bozu": {f.name: f for f in (
         Field("players", "int", minimum=2, maximum=4),

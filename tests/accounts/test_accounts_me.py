@@ -111,6 +111,20 @@ def test_personal_bests_keep_each_setting_apart(client, alice, finish_game):
                                          ["24 cards", "5 failed flips in 2:05"]]
 
 
+def test_best_solo_memory_names_the_picture_deck_and_the_long_table(client, alice, finish_game):
+    # A game of pictures or on the long table is not the same challenge: its best stands apart.
+    base = {"players": 1, "cards": 52, "jokers": False, "match": "rank", "one_flip": False}
+    pictures = {"match": "identical", "deck": "pictures"}
+    for flips, extra in [(6, {}), (7, pictures), (8, {**pictures, "long_table": True})]:
+        finish_game([me_seat(alice, "win", failed_flips=flips)], mode="solo", cpu_level=None,
+                    options={**base, **extra})
+    client.force_login(alice)
+    html = client.get("/accounts/me/").content.decode()
+    for line in ("52 cards: 6 failed flips", "52 cards, pictures: 7 failed flips",
+                 "52 cards, pictures, long table: 8 failed flips"):
+        assert line in html
+
+
 def test_the_chart_is_an_svg_drawn_on_the_server(client, alice, finish_game):
     play(finish_game, alice, ["win", "win", "loss"], step=timedelta(minutes=5))               # day 1
     play(finish_game, alice, ["draw"], start=T0 + timedelta(days=2))                          # day 3

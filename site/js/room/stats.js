@@ -6,7 +6,8 @@
 // token, a seat number or a move.
 
 const SETTINGS = {
-  memory: {players: "number", cards: "number", jokers: "boolean", match: "string", one_flip: "boolean"},
+  memory: {players: "number", cards: "number", jokers: "boolean", match: "string", one_flip: "boolean",
+           deck: "string", long_table: "boolean"},
   bozu: {players: "number", semimaru: "string", emperor: "string", lady_empty_again: "boolean"},
   gin: {players: "number", target: "number"},
 };

@@ -64,6 +64,8 @@ OPTION_VALUES = {
     "jokers": [True, False, 1, "true"],
     "match": ["rank", "colour", "zebra", "identical", "RANK"],
     "one_flip": [True, False, None],
+    "deck": ["playing_cards", "pictures", "Pictures", None],
+    "long_table": [True, False, "yes"],
     "semimaru": ["monk", "noble", "skip", "others_to_centre", "ninja"],
     "emperor": ["noble", "again", ""],
     "lady_empty_again": [True, False, 0],

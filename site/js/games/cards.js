@@ -52,10 +52,11 @@ export function cardEl(code, {tag = "div", up = Boolean(code), attrs = {}} = {})
   return el;
 }
 
-export function setFace(el, code, up) {
+// `content` draws the face of a code: a playing card by default (Memory's pictures draw their own).
+export function setFace(el, code, up, content = faceContent) {
   const face = el.querySelector(".face");
   if (code && el.dataset.code !== code) {
-    face.replaceChildren(...faceContent(code));
+    face.replaceChildren(...content(code));
     face.classList.toggle("joker", isJoker(code));
     el.classList.toggle("red-suit", !isJoker(code) && (suitOf(code) === "H" || suitOf(code) === "D"));
     el.dataset.code = code;

@@ -1,6 +1,6 @@
-// Memory: the fixed grid of cards, flips with an animation, the first card's lit border, the
-// mismatch left face up until the server turns it back, taken pairs moving to the taker's pile
-// (your own nearest, the others at the back). The panel: one button per card in the same
+// Memory: the fixed grid of cards (playing cards or pictures), flips with an animation, the
+// first card's lit border, the mismatch left face up until the server turns it back, taken
+// pairs moving to the taker's pile (your own nearest, the others at the back). The panel: one button per card in the same
 // layout, rows A, B, C… from the back and columns 1, 2, 3… from the left; arrow keys move,
 // Enter or Space flips.
 import { h, fill } from "../dom.js";
@@ -8,6 +8,7 @@ import { gettext, ngettext, fmt } from "../i18n.js";
 import { SURFACE_W } from "../room/table.js";
 import { place } from "./common.js";
 import { cardEl, setFace, longName, shortName } from "./cards.js";
+import { picture, pictureFace, pictureName } from "./pictures.js";
 
 const GRID = {left: 70, right: 930, top: 150, bottom: 575};
 const HOME_PILE_Y = 628;
@@ -70,6 +71,8 @@ export function create(ctx) {
       grid.append(rows[r]);
     }
     grid.style.setProperty("--cols", String(cols));
+    // Past nine columns (two decks, the long table) the cells are narrow: "A13" in smaller type.
+    grid.classList.toggle("many-columns", cols > 9);
     for (const entry of v.layout) {
       const x = GRID.left + cellW * (entry.column + 0.5);
       const y = GRID.top + cellH * (entry.row + 0.5);
@@ -133,12 +136,13 @@ export function create(ctx) {
     if (key !== shape || fresh) build(v);
     const canAct = ctx.canAct();
     const legal = new Set((v.legal_actions || []).map((a) => a.pos));
+    const {face, long, cell} = faces(v);
     const pileCounts = new Array(v.players).fill(0);
     for (const entry of v.layout) {
       const el = cards.get(entry.pos);
       const button = buttons.get(entry.pos);
       const up = entry.state !== "down";
-      setFace(el, entry.card || null, up);
+      setFace(el, entry.card || null, up, face);
       el.classList.toggle("first", v.first === entry.pos);
       el.classList.toggle("mismatch", v.phase === "reveal" && entry.state === "up");
       el.classList.toggle("playable", canAct && legal.has(entry.pos));
@@ -153,17 +157,17 @@ export function create(ctx) {
         el.classList.add("taken");
         // The card's name is in the label: a button's name includes the text it shows (WCAG 2.5.3).
         label = fmt(gettext("%(pos)s, %(card)s: taken by %(name)s"),
-          {pos: entry.pos, card: longName(entry.card), name: ctx.seatName(entry.by)});
+          {pos: entry.pos, card: long(entry.card), name: ctx.seatName(entry.by)});
       } else {
         const [x, y] = el.dataset.home.split(",");
         place(el, Number(x), Number(y));
         el.classList.remove("taken");
         el.style.removeProperty("--z");
         label = entry.state === "up"
-          ? fmt(gettext("%(pos)s: %(card)s, face up"), {pos: entry.pos, card: longName(entry.card)})
+          ? fmt(gettext("%(pos)s: %(card)s, face up"), {pos: entry.pos, card: long(entry.card)})
           : fmt(gettext("%(pos)s: face down"), {pos: entry.pos});
       }
-      button.textContent = entry.state === "down" ? entry.pos : shortName(entry.card);
+      button.replaceChildren(entry.state === "down" ? entry.pos : cell(entry.card));
       button.className = `cell state-${entry.state}${entry.card && /[HD]$/.test(entry.card) ? " red-suit" : ""}${v.first === entry.pos ? " first" : ""}`;
       if (entry.state === "taken") button.classList.add(`seat-${ctx.seatColour(entry.by)}`);
       button.setAttribute("aria-label", label);
@@ -217,7 +221,7 @@ export function create(ctx) {
         ? fmt(gettext("No match: the cards are turned back. %(name)s to play."), {name: ctx.seatName(v.current_player)})
         : gettext("No match: the cards are turned back.");
     }
-    const values = {name, pos: last.pos, card: shortName(last.card)};
+    const values = {name, pos: last.pos, card: faces(v).short(last.card)};
     if (last.result === "first") return fmt(gettext("%(name)s turns %(pos)s: %(card)s."), values);
     if (last.result === "match") {
       return v.is_over || v.options.one_flip
@@ -225,6 +229,14 @@ export function create(ctx) {
         : fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair! %(name)s goes again."), values);
     }
     return fmt(gettext("%(name)s turns %(pos)s: %(card)s. No match."), values);
+  }
+
+  // How this game's cards are drawn (face on the table, cell in the panel) and named (long for
+  // screen readers, short in messages): playing cards, or the picture deck.
+  function faces(v) {
+    return v.options.deck === "pictures"
+      ? {face: pictureFace, cell: picture, long: pictureName, short: pictureName}
+      : {face: undefined, cell: shortName, long: longName, short: shortName};
   }
 
   return {

@@ -72,7 +72,9 @@ class SettingBoard:
         """"cards-24-zebra-jokers": the setting's section on the page."""
         options = self.options
         parts = [f"cards-{options.get('cards')}", options.get("match", "rank")]
-        parts += [flag.replace("_", "-") for flag in ("jokers", "one_flip") if options.get(flag)]
+        if options.get("deck") == "pictures":
+            parts.append("pictures")
+        parts += [flag.replace("_", "-") for flag in ("jokers", "one_flip", "long_table") if options.get(flag)]
         return "-".join(parts)
 
 
@@ -132,7 +134,8 @@ def _rankings(records) -> dict[str, Rankings]:
 def _setting_order(options: dict):
     match = options.get("match", "rank")
     return (options.get("cards", 0), MATCH_ORDER.index(match) if match in MATCH_ORDER else len(MATCH_ORDER),
-            bool(options.get("jokers")), bool(options.get("one_flip")))
+            options.get("deck") == "pictures", bool(options.get("jokers")), bool(options.get("one_flip")),
+            bool(options.get("long_table")))
 
 
 def _build(day: date) -> Board:

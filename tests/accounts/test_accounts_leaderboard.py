@@ -111,6 +111,24 @@ def test_it_ranks_each_setting_by_failed_flips_and_by_time(client, make_user, so
     assert "<h2 id=\"cards-24-zebra-jokers-title\">24 cards, jokers, zebra</h2>" in html
 
 
+def test_pictures_and_the_long_table_have_sections_of_their_own(client, make_user, solo):
+    # Each is another challenge than the playing cards on the usual grid, and each section
+    # needs its own anchor for the page's links.
+    alice = public(make_user("alice"))
+    solo_52 = {**SOLO_24, "cards": 52}
+    pictures = {**solo_52, "match": "identical", "deck": "pictures"}
+    for flips, options in [(3, solo_52), (4, {**solo_52, "long_table": True}), (5, pictures),
+                           (6, {**pictures, "long_table": True})]:
+        solo(alice, flips, 60.0, options=options)
+    html = client.get("/leaderboard/").content.decode()
+    sections = re.findall(r'<section class="board-setting" id="([^"]+)"', html)
+    assert sections == ["cards-52-rank", "cards-52-rank-long-table", "cards-52-identical-pictures",
+                        "cards-52-identical-pictures-long-table"]
+    assert rankings(html)["cards-52-identical-pictures-long-table/Fewest failed flips today"] == [
+        ("alice", "6 failed flips in 1:00")]
+    assert '<h2 id="cards-52-identical-pictures-title">52 cards, pictures</h2>' in html
+
+
 def test_a_ranking_holds_the_best_few_games(client, make_user, solo):
     alice = public(make_user("alice"))
     for flips in range(leaderboard.BOARD_LENGTH + 5):

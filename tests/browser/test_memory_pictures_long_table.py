@@ -69,6 +69,10 @@ def test_it_plays_the_picture_deck_chosen_in_the_menu_and_names_the_pictures_in_
     assert form.locator("[data-option=match]").is_disabled()
     assert form.locator("[data-option=jokers]").is_disabled()
     assert form.locator("[data-option=cards] option[value='104']").is_disabled()
+    # What is ruled out is greyed; the deck size stays as it was (only its 104 is out).
+    opacity = "el => getComputedStyle(el.closest('.field')).opacity"
+    assert form.locator("[data-option=match]").evaluate(opacity) == "0.5"
+    assert form.locator("[data-option=cards]").evaluate(opacity) == "1"
     frames = record_frames(page)
     start_from_menu(page, site, "memory", "solo", {"deck": "pictures", "cards": 24})
     assert latest_view(frames)["options"] == {"players": 1, "cards": 24, "jokers": False,

@@ -60,6 +60,12 @@ SESSION_ENGINE = "accounts.sessions"
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
+# The largest WebSocket message (and frame) Daphne reads before it drops the connection; `manage.py
+# serve` and `runserver` both pass it on. The rooms refuse anything over 4 KiB with an error of
+# their own (games/consumers.py), so this only has to lie well above that: a client that sends a
+# few megabytes by mistake is told why instead of losing its connection (docs/protocol.md, "Rate
+# and size"). Daphne buffers a whole message first, so it stays a few megabytes, not unlimited.
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * 1024 * 1024
 
 TEMPLATES = [
     {

@@ -2,9 +2,14 @@
 
 Creating a room is exempt from CSRF: it changes nothing for the visitor's account (the signed-in
 user is bound to a seat only over the WebSocket, from the session), and bots call it too.
+
+A ``seed`` makes the room reproducible (the same deals and CPU moves for the same actions), for
+testing a client. Only a development server (DEBUG) or a staff account may ask for one: with a
+known seed a player could know every hidden card.
 """
 import json
 
+from django.conf import settings
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -25,6 +30,10 @@ async def _user_id(request) -> int | None:
     return user.pk if user.is_authenticated else None
 
 
+async def _may_seed(request) -> bool:
+    return settings.DEBUG or (await request.auser()).is_staff
+
+
 @csrf_exempt
 @require_POST
 async def create_room(request):
@@ -36,9 +45,12 @@ async def create_room(request):
         return _error(400, "malformed_json", "The request body is not valid JSON.")
     if not isinstance(body, dict):
         return _error(400, "malformed_json", "The request body must be a JSON object.")
-    unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin"}
+    unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin", "seed"}
     if unknown:
         return _error(400, "invalid_options", f"Unknown field(s): {', '.join(sorted(unknown))}.")
+    if body.get("seed") is not None and not await _may_seed(request):
+        return _error(403, "seed_not_allowed", "A seeded room can be made only on a development "
+                                               "server (DEBUG) or by a staff account.")
     wait = await limits.seconds_to_wait(client_address(request), await _user_id(request))
     if wait:
         response = _error(429, "too_many_rooms", limits.refusal(wait))
@@ -46,7 +58,8 @@ async def create_room(request):
         return response
     try:
         room, token = await db.call(service.create_room, body.get("game"), body.get("mode"),
-                                    body.get("options"), body.get("cpu_level"), body.get("origin"))
+                                    body.get("options"), body.get("cpu_level"), body.get("origin"),
+                                    body.get("seed"))
     except service.RoomError as exc:
         return _error(503 if exc.code == "unavailable" else 400, exc.code, exc.message)
     if room.due_at is not None:

@@ -36,12 +36,15 @@ class ProtocolError(Exception):
 
 
 def create_room(server: str, game: str, mode: str = "cpu", options: dict | None = None,
-                cpu_level: str | None = None, origin: str | None = None) -> dict:
+                cpu_level: str | None = None, origin: str | None = None,
+                seed: int | None = None) -> dict:
     body = {"game": game, "mode": mode, "options": options or {}}
     if cpu_level:
         body["cpu_level"] = cpu_level
     if origin:
         body["origin"] = origin
+    if seed is not None:
+        body["seed"] = seed
     request = urllib.request.Request(server.rstrip("/") + "/api/rooms", json.dumps(body).encode(),
                                      {"Content-Type": "application/json"}, method="POST")
     try:
@@ -134,12 +137,9 @@ class Connection:
 
 def my_turn(state: dict) -> bool:
     """Whether one of this connection's seats has something to do now."""
-    room, view = state["room"], state["view"]
-    if room["status"] != "playing" or not room["you"]["seats"]:
-        return False
-    if "legal_actions" in view:
-        return bool(view["legal_actions"])
-    return view.get("current_player") in room["you"]["seats"]
+    room = state["room"]
+    return (room["status"] == "playing" and bool(room["you"]["seats"])
+            and bool(state["view"]["legal_actions"]))
 
 
 async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
@@ -215,7 +215,8 @@ async def main_async(args) -> int:
             await conn.request("take_seat", seat=free[0])
         print(f"Joined room {args.room} as seat {conn.state['room']['you']['seats']}", flush=True)
     else:
-        created = create_room(args.server, args.game, args.mode, dict(args.options), args.level)
+        created = create_room(args.server, args.game, args.mode, dict(args.options), args.level,
+                              seed=args.room_seed)
         print(f"Room {created['room_id']} ({args.game}, {args.mode}): {args.server.rstrip('/')}"
               f"{created['invite_url']}", flush=True)
         conn = Connection(args.server, created["room_id"])
@@ -253,6 +254,8 @@ def main(argv=None) -> int:
     parser.add_argument("--options", nargs="*", type=parse_option, default=[],
                         metavar="KEY=VALUE", help="game options, e.g. target=50 players=3")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's own CPU")
+    parser.add_argument("--room-seed", type=int,
+                        help="create a seeded (reproducible) room: DEBUG servers or staff only")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every move")
     args = parser.parse_args(argv)
     try:

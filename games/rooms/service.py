@@ -84,9 +84,16 @@ def presence(seat: dict) -> str:
     return "connected" if sum(seat["conns"].values()) > 0 else "disconnected"
 
 
+def public_holder(seat: dict) -> str:
+    """Who the seat belongs to: ``human`` while a person's token holds it (even away or taken
+    over by the CPU, since the token brings it back), ``cpu`` once no person does (a CPU seat, or
+    one its holder left), ``none`` while free (docs/protocol.md, "Seats")."""
+    return "cpu" if seat["left"] else seat["holder"]
+
+
 def public_seats(seats: list[dict]) -> list[dict]:
     return [{"seat": i, "colour": SEAT_COLOURS[i], "name": SEAT_COLOURS[i].capitalize(),
-             "holder": s["holder"], "presence": presence(s)} for i, s in enumerate(seats)]
+             "holder": public_holder(s), "presence": presence(s)} for i, s in enumerate(seats)]
 
 
 def seats_of_token(seats: list[dict], token_hash: str | None) -> list[int]:
@@ -432,8 +439,13 @@ def _finish(work: Work, result: dict, resigned: int | None) -> None:
 # --------------------------------------------------------------------------------------------
 # Creating rooms.
 
-def create_room(game, mode, options, cpu_level=None, origin=None) -> tuple[Room, str]:
-    """Validates everything, deals the first game and returns the room and the creator's token."""
+SEED_LIMIT = 2 ** 63  # seeds are 63-bit, as random ones are
+
+
+def create_room(game, mode, options, cpu_level=None, origin=None, seed=None) -> tuple[Room, str]:
+    """Validates everything, deals the first game and returns the room and the creator's token.
+    ``seed`` (a client tester's reproducible room; the caller decides who may ask for one) fixes
+    the deal, every later deal and the CPUs' choices; ``None`` draws a random one."""
     if game not in registry.GAMES:
         raise RoomError("invalid_game", f"game must be one of {', '.join(registry.GAMES)}.")
     if mode not in registry.MODES:
@@ -451,6 +463,9 @@ def create_room(game, mode, options, cpu_level=None, origin=None) -> tuple[Room,
         options = {}
     if not isinstance(options, dict):
         raise RoomError("invalid_options", "options must be a JSON object.")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed < SEED_LIMIT):
+        raise RoomError("invalid_seed", "seed must be a whole number from 0 to 2**63 - 1.")
     engine = registry.engine(game)
     if mode == "solo":
         options = {**options, "players": 1}
@@ -461,7 +476,8 @@ def create_room(game, mode, options, cpu_level=None, origin=None) -> tuple[Room,
             raise RoomError("invalid_options", "Playing on one device needs 2 or more players.")
         if mode in ("cpu", "friends") and players < 2:
             raise RoomError("invalid_options", f"The {mode} mode needs 2 or more players.")
-        seed = secrets.randbits(63)
+        if seed is None:
+            seed = secrets.randbits(63)
         state = engine.new_game(parsed, seed)
     except GameError as exc:
         raise RoomError("invalid_options", exc.message) from None
@@ -905,8 +921,10 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
 # Reading.
 
 def events_after(room_id: str, after: int, upto: int) -> list[dict] | None:
-    """The public events of versions after..upto, or None when that is too far back."""
-    if upto - after > REPLAY_LIMIT or after < 0:
+    """The public events of versions after..upto, or None when they cannot be replayed: too far
+    back, or ``after`` ahead of the room (the client saw another room's versions, or this one's
+    before it was reset), where an empty list would wrongly say that nothing was missed."""
+    if upto - after > REPLAY_LIMIT or after < 0 or after > upto:
         return None
     if upto <= after:
         return []

@@ -3,12 +3,14 @@ server (Makefile, Dockerfile, docker-compose.yml, README "Production").
 
 It runs Daphne in this process, so signals reach it directly and its exit status is the
 command's, with the flags the site needs: no access log (the site keeps no record of its
-visitors; config/asgi.py scrubs one anyway if another start asks for it) and no Server header.
+visitors; config/asgi.py scrubs one anyway if another start asks for it), no Server header, and
+the WebSocket message size limit of the settings (``DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE``).
 """
 import ipaddress
 import os
 
 from daphne.cli import CommandLineInterface
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 APPLICATION = "config.asgi:application"
@@ -23,6 +25,8 @@ def daphne_arguments(host: str, port: int) -> list[str]:
     if not 1 <= port <= 65535:
         raise CommandError(f"--port must be between 1 and 65535, got {port}")
     return ["--no-server-name", "--access-log", os.devnull, "--bind", host, "--port", str(port),
+            "--websocket-max-message-size", str(settings.DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE),
+            "--websocket-max-frame-size", str(settings.DAPHNE_WEBSOCKET_MAX_FRAME_SIZE),
             APPLICATION]
 
 

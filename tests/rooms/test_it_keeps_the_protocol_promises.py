@@ -31,6 +31,12 @@ async def test_it_resyncs_a_client_whose_last_version_is_ahead_of_the_room(site)
     await first.request("action", action={"type": "flip", "pos": "A1"})
     now = first.state["version"]
     await first.close()
+    # Its going away is a change too (presence): let it land, so no version moves under the
+    # checks below.
+    for _ in range(100):
+        if summary(site.url_for(1), room_id)["seats"][0]["presence"] == "disconnected":
+            break
+        await asyncio.sleep(0.05)
     # A client that remembers a version the room never reached (another room's, say) must not
     # be told that it missed nothing: it would keep its wrong picture.
     ahead = await connect(site.url_for(1), room_id, token, last_version=now + 50)
@@ -117,8 +123,8 @@ async def test_it_lets_the_cpu_move_before_the_creators_hello_and_lists_it_in_mi
             break
         await asyncio.sleep(0.05)
     assert before_hello["version"] > created["version"]
-    assert before_hello["seats"][0] == {"seat": 0, "colour": "red", "name": "Red", "holder": "human",
-                                        "presence": "disconnected"}
+    creator_seat = before_hello["seats"][0]
+    assert (creator_seat["holder"], creator_seat["presence"]) == ("human", "disconnected")
     red = await connect(site.url_for(1), room_id, created["seat_token"], last_version=created["version"])
     missed = red.state["missed"]
     assert missed[0]["type"] == "action" and (missed[0]["seat"], missed[0]["by"]) == (1, "cpu")

@@ -9,8 +9,8 @@ import re
 from tests.live import PROJECT
 
 PAGE = (PROJECT / "docs" / "protocol.md").read_text(encoding="utf-8")
-GAME_HEADING = re.compile(r"^### .*\(`(memory|bozu|gin)`\)$", re.M)
-JSON_BLOCK = re.compile(r"^ *```json\n(.*?)^ *```$", re.M | re.S)
+GAME_HEADING = re.compile(r"^### .*\(`(memory|bozu|gin)`\)$", re.MULTILINE)
+JSON_BLOCK = re.compile(r"^ *```json\n(.*?)^ *```$", re.MULTILINE | re.DOTALL)
 # Games the examples are looked for in: played by the site's own CPUs, from fixed seeds, so a
 # knock or a flip at a given place comes up the same way every run.
 GAMES_TO_SEARCH = 40
@@ -25,7 +25,7 @@ def game_sections() -> dict[str, list]:
     sections = {}
     for match in GAME_HEADING.finditer(PAGE):
         rest = PAGE[match.end():]
-        end = re.search(r"^##? |^### ", rest, re.M)
+        end = re.search(r"^##? |^### ", rest, re.MULTILINE)
         sections[match.group(1)] = json_blocks(rest[:end.start()] if end else rest)
     return sections
 

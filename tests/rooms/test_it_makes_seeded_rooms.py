@@ -22,8 +22,9 @@ async def cards_turned_up(site, seed: int) -> list[str]:
     shown = []
     for pos in FLIPS:
         # A mismatch stays up until the server turns it down: wait until the flip is legal.
-        await conn.wait_for(lambda s: {"type": "flip", "pos": pos} in s["view"]["legal_actions"], 5)
-        answer = await conn.request("action", action={"type": "flip", "pos": pos})
+        flip = {"type": "flip", "pos": pos}
+        await conn.wait_for(lambda s, flip=flip: flip in s["view"]["legal_actions"], 5)
+        answer = await conn.request("action", action=flip)
         shown.append(answer["view"]["last"]["card"])
     await close_all(conn)
     return shown

@@ -6,6 +6,8 @@ from django.db import models
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games import specs
+
 from .sessions import Session  # noqa: F401  (the session engine's table belongs to this app)
 
 
@@ -40,17 +42,15 @@ class Profile(models.Model):
 class GameRecord(models.Model):
     """One finished game as seen from one player's seat."""
 
-    GAMES = [("memory", _("Memory")), ("bozu", _("Bozu Mekuri")), ("gin", _("Gin Rummy"))]
     MODES = [("cpu", _("vs CPU")), ("local", _("this device")), ("solo", _("solo")),
              ("friends", _("with friends"))]
     RESULTS = [("win", _("win")), ("draw", _("draw")), ("loss", _("loss"))]
-    CPU_LEVELS = {"easy": _("Easy"), "medium": _("Medium"), "normal": _("Normal"), "hard": _("Hard")}
     # Memory's match rules other than the default "same rank" (and "identical", implied by 104 cards).
     MEMORY_MATCH = {"colour": _("same rank and colour"), "zebra": _("zebra")}
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="game_records")
-    game = models.CharField(max_length=16, choices=GAMES)
+    game = models.CharField(max_length=16, choices=specs.choices)  # a callable: no migration per game
     mode = models.CharField(max_length=16, choices=MODES)
     options = models.JSONField(default=dict)
     # Empty string, not NULL, for "no CPU": GROUP BY and filters then need no special case.
@@ -84,7 +84,7 @@ class GameRecord(models.Model):
 
     @property
     def cpu_level_label(self):
-        return self.CPU_LEVELS.get(self.cpu_level, self.cpu_level)
+        return specs.level_labels().get(self.cpu_level, self.cpu_level)
 
     @property
     def memory_setting_label(self) -> str:

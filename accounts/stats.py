@@ -11,6 +11,8 @@ from django.db.models import Avg, Count, F, Min, Q
 from django.db.models.functions import RowNumber, TruncDate
 from django.db.models.expressions import Window
 
+from games import specs
+
 from .models import GameRecord
 
 PAGE_SIZE = 20
@@ -19,7 +21,6 @@ RECENT_FORM_LENGTH = 10    # results shown overall
 CHART_DAYS = 30            # the chart shows the most recent days with a game
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
-GAME_LABELS = dict(GameRecord.GAMES)
 MODE_LABELS = dict(GameRecord.MODES)
 
 _counts = {
@@ -66,7 +67,7 @@ class Group(Tally):
 
     @property
     def game_label(self):
-        return GAME_LABELS.get(self.game, self.game)
+        return dict(specs.choices()).get(self.game, self.game)
 
     @property
     def mode_label(self):
@@ -74,7 +75,7 @@ class Group(Tally):
 
     @property
     def cpu_level_label(self):
-        return GameRecord.CPU_LEVELS.get(self.cpu_level, self.cpu_level)
+        return specs.level_labels().get(self.cpu_level, self.cpu_level)
 
 
 @dataclass
@@ -84,7 +85,7 @@ class GameTotals(Tally):
 
     @property
     def game_label(self):
-        return GAME_LABELS.get(self.game, self.game)
+        return dict(specs.choices()).get(self.game, self.game)
 
 
 @dataclass
@@ -196,7 +197,7 @@ def player_stats(user, page_number=1) -> PlayerStats:
 
     return PlayerStats(
         overall=overall,
-        games=[per_game[slug] for slug, _label in GameRecord.GAMES if slug in per_game],
+        games=[per_game[slug] for slug in specs.names() if slug in per_game],
         recent_form=list(competitive.only("result", "game", "mode", "finished_at")[:RECENT_FORM_LENGTH]),
         solo_bests=solo_bests(records),
         days=days,

@@ -78,6 +78,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.context_processors.games",
             ],
         },
     },
@@ -240,6 +241,10 @@ if not DEBUG:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Modules imported at start-up that each register a game's GameSpec (games/specs.py) beside the
+# site's own games; the tests add a toy game this way.
+EXTRA_GAMES = env_list("EXTRA_GAMES", [])
 
 # Game timing (seconds). Tests shorten these through the environment.
 GAME_TIMING = {

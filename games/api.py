@@ -1,4 +1,5 @@
-"""POST /api/rooms creates a room; GET /api/rooms/<id> is its public summary (docs/protocol.md).
+"""POST /api/rooms creates a room; GET /api/rooms/<id> is its public summary (docs/protocol.md);
+GET /api/games lists the games as the menus and the room page know them (games/specs.py).
 
 Creating a room is exempt from CSRF: it changes nothing for the visitor's account (the signed-in
 user is bound to a seat only over the WebSocket, from the session), and bots call it too.
@@ -15,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from config.client_address import client_address
+from games import specs
 from games.rooms import db, limits, service
 from games.rooms.scheduler import scheduler
 
@@ -75,3 +77,8 @@ async def room_summary(request, room_id):
     except service.RoomError as exc:
         return _error(404, exc.code, exc.message)
     return JsonResponse(service.summary(room))
+
+
+@require_GET
+def games(request):
+    return JsonResponse(specs.client_data())

@@ -3,6 +3,7 @@ from django.urls import path
 from . import api
 
 urlpatterns = [
+    path("games", api.games, name="games"),
     path("rooms", api.create_room, name="create-room"),
     path("rooms/<str:room_id>", api.room_summary, name="room-summary"),
 ]

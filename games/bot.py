@@ -7,14 +7,14 @@ Without --room it creates a room (mode ``cpu`` unless --mode says otherwise) and
 against the server's CPU; with --room it joins a friends room (a free seat, or a seat the CPU is
 playing). It prints what happens and the result. Only the bot's own seat's views reach its CPU,
 exactly as the server feeds its own CPUs, so the bot knows no more than a person would.
-Needs no Django: just the ``websockets`` package and the CPU modules.
+Needs no Django settings or database: just the ``websockets`` package, the game specs
+(games/specs.py: the games, their CPU modules and default levels) and the CPU modules.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import collections
-import importlib
 import itertools
 import json
 import random
@@ -24,6 +24,8 @@ import urllib.request
 from urllib.parse import urlsplit
 
 import websockets
+
+from games import specs
 
 MESSAGES_PER_SECOND = 18  # the server refuses more than 20
 
@@ -147,7 +149,7 @@ async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
     the final state message."""
     state = conn.state
     game = state["room"]["game"]
-    cpu_module = importlib.import_module(f"games.cpu.{game}")
+    cpu_module = specs.get(game).cpu_module()
     cpus: dict[int, object] = {}
     rng = random.Random(seed)
     while True:
@@ -241,15 +243,15 @@ async def main_async(args) -> int:
 
 
 def default_level(game: str) -> str:
-    return "normal" if game == "gin" else "medium"
+    return specs.get(game).cpu_default
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bot", description=__doc__.split("\n")[0])
     parser.add_argument("--server", required=True, help="the site, e.g. http://127.0.0.1:8000")
-    parser.add_argument("--game", choices=("memory", "bozu", "gin"), required=True)
+    parser.add_argument("--game", choices=specs.names(), required=True)
     parser.add_argument("--room", help="join this room instead of creating one")
-    parser.add_argument("--mode", default="cpu", choices=("cpu", "friends", "local", "solo"))
+    parser.add_argument("--mode", default="cpu", choices=specs.MODES)
     parser.add_argument("--level", help="the CPU level the bot plays with (and the server's CPU)")
     parser.add_argument("--options", nargs="*", type=parse_option, default=[],
                         metavar="KEY=VALUE", help="game options, e.g. target=50 players=3")

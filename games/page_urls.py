@@ -1,17 +1,31 @@
-from django.urls import path, re_path
+from django.urls import path, register_converter
 from django.views.i18n import JavaScriptCatalog
 
-from . import views
-from .catalog import GAMES_BY_SLUG
+from . import specs, views
 
-# Only the games' own names are claimed at the top level; other apps keep the rest.
-GAME_SLUG = "(?P<slug>" + "|".join(GAMES_BY_SLUG) + ")"
+
+class GameConverter:
+    """A registered game's name (games/specs.py); anything else does not match, so only the
+    games' own names are claimed at the top level and other apps keep the rest."""
+
+    regex = "[a-z][a-z0-9_]*"
+
+    def to_python(self, value: str) -> str:
+        if specs.get(value) is None:
+            raise ValueError(value)
+        return value
+
+    def to_url(self, value: str) -> str:
+        return self.to_python(value)
+
+
+register_converter(GameConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("r/<str:room_id>", views.room, name="room"),
-    re_path(rf"^{GAME_SLUG}/$", views.game_menu, name="game-menu"),
-    re_path(rf"^{GAME_SLUG}/rules/$", views.rules, name="game-rules"),
+    path("<game:slug>/", views.game_menu, name="game-menu"),
+    path("<game:slug>/rules/", views.rules, name="game-rules"),
 ]

@@ -9,7 +9,7 @@ raises KeyError, so tests/pages/test_rules_pages.py fails until it is written.
 """
 from django.utils.translation import gettext_lazy as _
 
-from games.catalog import GAMES_BY_SLUG
+from games import catalog
 from telemetry import schema
 
 EVENT_LABELS = {
@@ -46,14 +46,13 @@ NOT_STORED_LABELS = {
 
 def _narrowed(field, slug):
     """A field's possible values on this game's pages."""
-    game = GAMES_BY_SLUG[slug]
+    game = catalog.game(slug)
     if field.name == "game":
         return [slug]
     if field.name == "mode":
         return [mode for mode in field.values if mode in game["modes"]]
-    if field.name == "cpu_level":
-        offered = {level["value"] for level in game["cpu_levels"]}
-        return [level for level in field.values if level in offered]
+    if field.name == "cpu_level":  # in the game's own order, easiest first
+        return [level["value"] for level in game["cpu_levels"] if level["value"] in field.values]
     return list(field.values)
 
 

@@ -8,8 +8,8 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from . import bozu_page
-from .catalog import GAMES, GAMES_BY_SLUG, MODE_HELP, MODE_LABELS
+from . import bozu_page, catalog, specs
+from .catalog import MODE_HELP, MODE_LABELS
 from .models import Room
 from .module_preloads import module_preloads
 from .rules_statistics import statistics
@@ -19,10 +19,10 @@ ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
 def _game(slug: str) -> dict:
-    try:
-        return GAMES_BY_SLUG[slug]
-    except KeyError:
-        raise Http404(_("No such game.")) from None
+    game = catalog.game(slug)
+    if game is None:
+        raise Http404(_("No such game."))
+    return game
 
 
 def _menus(games):
@@ -35,17 +35,21 @@ def _menus(games):
 
 @ensure_csrf_cookie  # the menu script posts to /api/rooms with this cookie's token
 def home(request):
-    return render(request, "home.html", {"games": _menus(GAMES)})
+    return render(request, "home.html", {"games": _menus(catalog.games()),
+                                         "client_games": specs.client_data()})
 
 
 @ensure_csrf_cookie
 def game_menu(request, slug):
     game = _menus([_game(slug)])[0]
-    return render(request, "games/menu_page.html", {"game": game})
+    return render(request, "games/menu_page.html",
+                  {"game": game, "client_games": specs.client_data()})
 
 
 def rules(request, slug):
     game = _game(slug)
+    if not game["rules_page"]:
+        raise Http404(_("No such game."))
     context = {"game": game, "statistics": statistics(slug)}
     if slug == "bozu":
         context.update(poet_groups=bozu_page.poet_groups(), simulation=bozu_page.simulation())
@@ -60,7 +64,7 @@ def room(request, room_id):
     known = Room.objects.filter(id=room_id).values("game", "mode").first() or {}
     game_module = [f"js/games/{known['game']}.js"] if known else []
     return render(request, "games/room.html", {
-        "room_id": room_id, **known,
+        "room_id": room_id, **known, "client_games": specs.client_data(),
         "module_preloads": module_preloads("js/room/page.js", *game_module)})
 
 

@@ -12,9 +12,12 @@ tests/telemetry/test_telemetry_schema.py checks every value.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
+
+from games import specs
 
 MAX_EVENTS = 50
 
@@ -111,7 +114,7 @@ class Field:
 
 
 def enum(name, values, doc=""):
-    return Field(name, "enum", tuple(values), doc=doc)
+    return Field(name, "enum", values if isinstance(values, _FromSpecs) else tuple(values), doc=doc)
 
 
 def bucket(name, doc=""):
@@ -125,9 +128,31 @@ def counted(name, minimum, maximum, doc=""):
 
 UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 
-GAMES = ("memory", "bozu", "gin")
-MODES = ("cpu", "local", "solo", "friends")
-CPU_LEVELS = ("easy", "medium", "normal", "hard")
+
+
+class _FromSpecs(Sequence):
+    """A tuple of names read from the game specs (games/specs.py) each time it is used, so that
+    a game registered later is a valid value too."""
+
+    def __init__(self, read):
+        self._read = read
+
+    def __getitem__(self, index):
+        return self._read()[index]
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __add__(self, other: tuple) -> tuple:
+        return tuple(self) + other
+
+    def __radd__(self, other: tuple) -> tuple:
+        return other + tuple(self)
+
+
+GAMES = _FromSpecs(specs.names)
+MODES = _FromSpecs(specs.modes)
+CPU_LEVELS = _FromSpecs(lambda: tuple(specs.level_labels()))
 # Browser and OS family: derived by the server from the User-Agent header (useragent.py),
 # which is then discarded. A client may not send them.
 BROWSERS = ("chrome", "edge", "firefox", "safari", "opera", "samsung", "other")
@@ -177,28 +202,37 @@ EVENT_TYPES: dict[str, tuple[tuple[Field, ...], tuple[Field, ...]]] = {
     "load_failure": ((enum("failure", ("script", "style", "api", "websocket", "error")),), (GAME,)),
 }
 
-# The options of each game: the engines' canonical names (games/engines/*.py Options.to_json).
-SETTINGS: dict[str, dict[str, Field]] = {
-    "memory": {f.name: f for f in (
-        Field("players", "int", minimum=1, maximum=6),
-        Field("cards", "enum", (24, 40, 52, 104)),
-        Field("jokers", "enum", (True, False)),
-        enum("match", ("rank", "colour", "zebra", "identical")),
-        Field("one_flip", "enum", (True, False)),
-        enum("deck", ("playing_cards", "pictures")),
-        Field("long_table", "enum", (True, False)),
-    )},
-    "bozu": {f.name: f for f in (
-        Field("players", "int", minimum=2, maximum=4),
-        enum("semimaru", ("monk", "noble", "skip", "others_to_centre")),
-        enum("emperor", ("noble", "again")),
-        Field("lady_empty_again", "enum", (True, False)),
-    )},
-    "gin": {f.name: f for f in (
-        Field("players", "int", minimum=2, maximum=2),
-        Field("target", "int", minimum=1, maximum=1000),
-    )},
-}
+
+
+def _settings_fields(spec: specs.GameSpec) -> dict[str, Field]:
+    """A game's statistics settings: its players and each option, with the values of its
+    spec, the values the engine implies included (the engines' canonical names)."""
+    fields = [Field("players", "int", minimum=spec.fewest_players, maximum=spec.players.maximum)]
+    for option in spec.options:
+        if option.kind == "number":
+            fields.append(Field(option.key, "int", minimum=option.minimum, maximum=option.maximum))
+        else:
+            fields.append(Field(option.key, "enum", option.values))
+    return {f.name: f for f in fields}
+
+
+class _Settings(Mapping):
+    """The options of each game (SETTINGS[game] → its fields), from the game specs."""
+
+    def __getitem__(self, game: str) -> dict[str, Field]:
+        spec = specs.get(game)
+        if spec is None:
+            raise KeyError(game)
+        return _settings_fields(spec)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(specs.names())
+
+    def __len__(self) -> int:
+        return len(specs.names())
+
+
+SETTINGS: Mapping[str, dict[str, Field]] = _Settings()
 
 # Never sent, never stored (docs/telemetry.md, "What is never sent or stored"). Matched on the
 # name with case and punctuation removed, anywhere in an event (settings included), so "roomId",

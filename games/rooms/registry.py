@@ -1,46 +1,37 @@
-"""Which games and modes exist, and how each game's engine and CPU module are found.
+"""How each game's engine and CPU module are found, and the delays of its timed steps.
 
-Engines and CPUs are imported by name so that rooms know nothing about any one game's rules.
+Which games, modes and CPU levels exist is each game's GameSpec (games/specs.py); engines and
+CPUs are imported by the names their spec gives, so rooms know nothing about any one game.
 """
 from __future__ import annotations
 
-import importlib
-from functools import lru_cache
+from types import ModuleType
 
 from django.conf import settings
 
-GAMES = ("memory", "bozu", "gin")
-MODES = ("cpu", "local", "solo", "friends")
-# Where each mode is offered: hotseat for Memory and Bozu only, solo for Memory only.
-MODE_GAMES = {
-    "cpu": GAMES,
-    "friends": GAMES,
-    "local": ("memory", "bozu"),
-    "solo": ("memory",),
-}
-CPU_LEVELS = {
-    "memory": ("easy", "medium", "hard"),
-    "bozu": ("easy", "medium", "hard"),
-    "gin": ("easy", "normal", "hard"),
-}
-DEFAULT_CPU_LEVEL = {"memory": "medium", "bozu": "medium", "gin": "normal"}
-# GAME_TIMING key of a CPU seat's delay before each of its actions.
-CPU_DELAY_KEY = {"memory": "memory_flip", "bozu": "bozu_flip", "gin": "gin_step"}
+from games import specs
+
 DEFAULT_AUTOMATIC_DELAY = 1.0
 
 
-@lru_cache(maxsize=None)
-def engine(game: str):
-    return importlib.import_module(f"games.engines.{game}")
+def spec(game: str) -> specs.GameSpec:
+    found = specs.get(game)
+    if found is None:
+        raise KeyError(f"no game named {game!r}")
+    return found
 
 
-@lru_cache(maxsize=None)
-def cpu_module(game: str):
-    return importlib.import_module(f"games.cpu.{game}")
+def engine(game: str) -> ModuleType:
+    return spec(game).engine_module()
+
+
+def cpu_module(game: str) -> ModuleType:
+    return spec(game).cpu_module()
 
 
 def cpu_delay(game: str) -> float:
-    return float(settings.GAME_TIMING[CPU_DELAY_KEY[game]])
+    """A CPU seat's delay before each of its actions: its spec's GAME_TIMING key."""
+    return float(settings.GAME_TIMING.get(spec(game).cpu_delay, DEFAULT_AUTOMATIC_DELAY))
 
 
 def automatic_delay(game: str, step: str) -> float:

@@ -26,6 +26,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from games import specs
 from games.engines.base import SEAT_COLOURS, GameError
 from games.models import FinishedGame, Room, RoomEvent, ServerProcess
 from games.rooms import jsontext, registry
@@ -446,15 +447,17 @@ def create_room(game, mode, options, cpu_level=None, origin=None, seed=None) -> 
     """Validates everything, deals the first game and returns the room and the creator's token.
     ``seed`` (a client tester's reproducible room; the caller decides who may ask for one) fixes
     the deal, every later deal and the CPUs' choices; ``None`` draws a random one."""
-    if game not in registry.GAMES:
-        raise RoomError("invalid_game", f"game must be one of {', '.join(registry.GAMES)}.")
-    if mode not in registry.MODES:
-        raise RoomError("invalid_mode", f"mode must be one of {', '.join(registry.MODES)}.")
-    if game not in registry.MODE_GAMES[mode]:
+    games = specs.names()
+    if game not in games:
+        raise RoomError("invalid_game", f"game must be one of {', '.join(games)}.")
+    if mode not in specs.MODES:
+        raise RoomError("invalid_mode", f"mode must be one of {', '.join(specs.MODES)}.")
+    spec = registry.spec(game)
+    if mode not in spec.modes:
         raise RoomError("invalid_mode", f"The {mode} mode is not offered for {game}.")
-    levels = registry.CPU_LEVELS[game]
+    levels = spec.level_names
     if cpu_level in (None, ""):
-        cpu_level = registry.DEFAULT_CPU_LEVEL[game]
+        cpu_level = spec.cpu_default
     if cpu_level not in levels:
         raise RoomError("invalid_cpu_level", f"cpu_level must be one of {', '.join(levels)}.")
     if origin not in (None, "menu", "result", "new_link"):

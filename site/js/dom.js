@@ -24,6 +24,13 @@ export function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+// The games as the server's GameSpecs describe them (games/specs.py), embedded in the menu and
+// room pages as JSON data (not a script, so the strict CSP allows it): titles, options, levels.
+export function gameSpecs() {
+  const data = document.getElementById("game-specs");
+  return data ? JSON.parse(data.textContent) : {};
+}
+
 export const tokenKey = (roomId) => `seat-token:${roomId}`;
 
 export function roomIdFromUrl(url) {

@@ -1,8 +1,11 @@
 // The game menus: read the options, create a room through the API, go to its table.
-import { createRoom } from "./dom.js";
+import { createRoom, gameSpecs } from "./dom.js";
 import { gettext, fmt } from "./i18n.js";
 
-// A disabled option is one the other options rule out (syncOptions): it is not sent.
+const GAMES = gameSpecs();
+
+// A disabled option is one the other options rule out (syncOptions): it is not sent, and the
+// engine implies its value.
 function readOptions(form) {
   const options = {};
   for (const field of form.querySelectorAll("[data-option]:enabled")) {
@@ -34,20 +37,36 @@ async function start(form, mode, button) {
   }
 }
 
-// Memory: two decks and pictures are played with the "identical" rule, which the engine implies
-// (the match condition is left out); pictures have no jokers and no 104-card deck; the long
-// table holds 52 cards without jokers.
+function fieldValue(field) {
+  if (field.disabled) return undefined;
+  if (field.dataset.type === "bool") return field.checked;
+  return field.dataset.type === "int" ? Number.parseInt(field.value, 10) : field.value;
+}
+
+// The game's spec says which option values rule out an option or one of its choices (Memory:
+// two decks rule out the match condition). Repeated until nothing changes, since an option
+// ruled out no longer rules out others.
 function syncOptions(form) {
+  const game = GAMES[form.dataset.game];
+  if (!game) return;
   const field = (key) => form.querySelector(`[data-option=${key}]`);
-  const [deck, cards, match, jokers, longTable] = ["deck", "cards", "match", "jokers", "long_table"].map(field);
-  if (!cards || !match) return;
-  const pictures = Boolean(deck) && deck.value === "pictures";
-  const twoDecks = cards.querySelector("option[value='104']");
-  if (twoDecks) twoDecks.disabled = pictures;
-  if (pictures && cards.value === "104") cards.value = "52";
-  match.disabled = pictures || cards.value === "104";
-  if (jokers) jokers.disabled = pictures;
-  if (longTable) longTable.disabled = cards.value !== "52" || Boolean(jokers && jokers.checked && !pictures);
+  const holds = (rules) => rules.some(([key, value]) => field(key) && fieldValue(field(key)) === value);
+  for (let round = 0; round <= game.options.length; round += 1) {
+    let changed = false;
+    for (const option of game.options) {
+      const input = field(option.key);
+      if (!input) continue;
+      for (const choice of option.choices || []) {
+        const element = input.querySelector(`option[value="${choice.value}"]`);
+        const off = holds(choice.off_when);
+        if (element && element.disabled !== off) { element.disabled = off; changed = true; }
+        if (off && String(choice.value) === input.value) { input.value = String(option.default); changed = true; }
+      }
+      const off = holds(option.off_when);
+      if (input.disabled !== off) { input.disabled = off; changed = true; }
+    }
+    if (!changed) return;
+  }
 }
 
 for (const form of document.querySelectorAll("form.menu")) {

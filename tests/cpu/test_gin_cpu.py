@@ -10,7 +10,7 @@ from games.cpu import gin as cpu
 from games.engines import gin
 from games.engines.base import InvalidOptions
 from games.engines.gin import best_split
-from games.rooms import registry
+from games import specs
 from games.sim.common import play_one
 
 DECK = {r + s for s in "SHDC" for r in "A23456789TJQK"}
@@ -30,8 +30,8 @@ def rig(hands, *, current=0, dealer=1, phase="discard", stock=None, pile=("5C",)
 
 def test_levels():
     assert cpu.LEVELS == ("simple", "easy", "normal", "hard")
-    # The menu offers the rooms' levels (games/rooms/registry.py): each must be one the CPU knows.
-    assert set(registry.CPU_LEVELS["gin"]) <= set(cpu.LEVELS)
+    # The menu offers the levels of Gin's GameSpec (games/specs.py): each must be one the CPU knows.
+    assert set(specs.get("gin").level_names) <= set(cpu.LEVELS)
     with pytest.raises(InvalidOptions):
         cpu.make_cpu("expert", 0, 1, None)
 

@@ -1,7 +1,7 @@
 """Every user-visible string in the templates and in site/js is marked for translation."""
 from django.utils.functional import Promise
 
-from games.catalog import GAMES, MODE_HELP, MODE_LABELS
+from games.catalog import MODE_HELP, MODE_LABELS, games
 
 from .marking import JsLexer, all_scripts, all_templates, js_findings, looks_like_text, template_findings
 
@@ -86,10 +86,10 @@ def test_the_lexer_reads_nested_template_literals_and_regexps():
 
 
 def test_the_game_menus_labels_are_translatable():
-    """games/catalog.py: every name, tagline, option, choice and mode label is a lazy
+    """The game specs (games/specs.py, as games/catalog.py lists them): every name, tagline, option, choice and mode label is a lazy
     translation, so the menus follow the page's language."""
     texts = list(MODE_LABELS.values()) + list(MODE_HELP.values())
-    for game in GAMES:
+    for game in games():
         texts += [game["name"], game["tagline"], game["description"]]
         texts += [level["label"] for level in game["cpu_levels"]]
         for option in game["options"]:

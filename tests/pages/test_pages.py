@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from games.catalog import GAMES, GAMES_BY_SLUG
+from games import catalog
 from games.engines import bozu, gin, memory
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def test_it_answers_404_for_what_is_not_a_page(client, url):
 
 def test_it_lists_the_three_games_with_their_menus_on_the_home_page(client):
     html = client.get("/").content.decode()
-    for game in GAMES:
+    for game in catalog.games():
         assert f'id="game-{game["slug"]}"' in html
         assert f'<form class="menu" data-game="{game["slug"]}"' in html
         assert f'href="/{game["slug"]}/rules/"' in html
@@ -92,11 +92,11 @@ def test_it_offers_gin_points_and_normal_level_and_no_hotseat(client):
 
 
 def test_it_builds_menus_whose_defaults_the_engines_accept():
-    assert bozu.parse_options({o["key"]: o["default"] for o in GAMES_BY_SLUG["bozu"]["options"]}
-                              | {"players": GAMES_BY_SLUG["bozu"]["players"]["default"]}) == bozu.Options()
-    assert memory.parse_options({o["key"]: o["default"] for o in GAMES_BY_SLUG["memory"]["options"]}
+    assert bozu.parse_options({o["key"]: o["default"] for o in catalog.game("bozu")["options"]}
+                              | {"players": catalog.game("bozu")["players"]["default"]}) == bozu.Options()
+    assert memory.parse_options({o["key"]: o["default"] for o in catalog.game("memory")["options"]}
                                 | {"players": 2}) == memory.Options()
-    assert gin.parse_options({o["key"]: o["default"] for o in GAMES_BY_SLUG["gin"]["options"]}) == gin.Options()
+    assert gin.parse_options({o["key"]: o["default"] for o in catalog.game("gin")["options"]}) == gin.Options()
 
 
 @pytest.mark.parametrize("slug,facts", [

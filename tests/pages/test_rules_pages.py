@@ -13,13 +13,13 @@ from django.test import Client
 from django.utils import translation
 
 from games import bozu_page, rules_statistics
-from games.catalog import GAMES, GAMES_BY_SLUG
+from games import catalog
 from games.engines.bozu_cards import CARDS, EMPEROR_POEMS, POEMS
 from telemetry import schema
 
 pytestmark = pytest.mark.django_db
 
-SLUGS = [game["slug"] for game in GAMES]
+SLUGS = [game["slug"] for game in catalog.games()]
 LANGUAGES = ["en", "es", "de", "ja"]
 SECTIONS = ["how-to-play", "options", "controls", "tips", "faq", "statistics", "sources"]
 # Words only one game's page may use (English page; the other languages are checked on the
@@ -89,9 +89,9 @@ def test_it_lists_what_the_schema_lets_a_page_send_for_that_game_and_what_never(
             for name in set(schema.SETTINGS[other]) - set(schema.SETTINGS[slug]):
                 assert f"<code>{name}</code>" not in statistics
     modes = re.search(r"<li><code>mode</code>: ([^<]+)</li>", statistics).group(1).split(", ")
-    assert modes == GAMES_BY_SLUG[slug]["modes"]
+    assert modes == catalog.game(slug)["modes"]
     levels = re.search(r"<li><code>cpu_level</code>: ([a-z, ]+) \(", statistics).group(1).split(", ")
-    assert levels == [level["value"] for level in GAMES_BY_SLUG[slug]["cpu_levels"]]
+    assert levels == [level["value"] for level in catalog.game(slug)["cpu_levels"]]
     for name in set(schema.CONTEXT) - schema.NOT_STORED:
         assert f"<li><code>{name}</code>: " in statistics
     never = re.search(r'<ul class="stats-never">(.*?)</ul>', statistics, re.S).group(1)
@@ -113,7 +113,7 @@ def test_no_page_carries_text_about_another_game(slug, language):
         for other in SLUGS:
             if other != slug:
                 # Not inside a word: the statistics' navigator.deviceMemory is no game.
-                assert not re.search(rf'(?<!\w){re.escape(str(GAMES_BY_SLUG[other]["name"]))}', body)
+                assert not re.search(rf'(?<!\w){re.escape(str(catalog.game(other)["name"]))}', body)
     if language == "en":
         for other, words in OWN_WORDS.items():
             for word in words if other != slug else ():

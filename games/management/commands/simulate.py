@@ -1,12 +1,13 @@
 """``manage.py simulate <game> ...``: CPU-only games; the last line printed is one JSON object."""
 import importlib
+import importlib.util
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games import specs
 from games.engines.base import GameError
-
-GAMES = ("memory", "bozu", "gin")
+from games.sim import common
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -24,7 +25,7 @@ class Command(BaseCommand):
     help = "Plays CPU-only games and prints a JSON summary as the last line."
 
     def add_arguments(self, parser):
-        parser.add_argument("game", choices=GAMES)
+        parser.add_argument("game", choices=specs.names())
         parser.add_argument("--players", type=int, default=None)
         parser.add_argument("--cpu", default=None, help="comma-separated CPU levels, one per seat")
         parser.add_argument("--games", type=int, default=100)
@@ -35,10 +36,14 @@ class Command(BaseCommand):
     def handle(self, *args, game, players, cpu, games, seed, option, fast, **kwargs):
         options = dict(parse_option(o) for o in option)
         levels = [level.strip() for level in cpu.split(",")] if cpu else None
-        simulator = importlib.import_module(f"games.sim.{game}")
+        arguments = {"players": players, "levels": levels, "games": games, "seed": seed,
+                     "options": options}
         try:
-            summary = simulator.run(players=players, levels=levels, games=games, seed=seed,
-                                    options=options, fast=fast)
+            if importlib.util.find_spec(f"games.sim.{game}"):
+                simulator = importlib.import_module(f"games.sim.{game}")
+                summary = simulator.run(**arguments, fast=fast)
+            else:  # a game with no simulator of its own: its GameSpec's engine and CPU
+                summary = common.run(game, **arguments)
         except GameError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(json.dumps(summary))

@@ -2,7 +2,7 @@
 // game itself is drawn by site/js/games/<game>.js on the table and in the button panel.
 import { RoomClient } from "./client.js";
 import { Table } from "./table.js";
-import { h, createRoom, roomIdFromUrl, tokenKey } from "../dom.js";
+import { h, createRoom, gameSpecs, roomIdFromUrl, tokenKey } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
 import { errorText } from "../errors.js";
 import { RoomStats, watchTable } from "./stats.js";
@@ -13,12 +13,9 @@ const COLOURS = {
   red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
   blue: gettext("Blue"), purple: gettext("Purple"), orange: gettext("Orange"),
 };
-const GAME_NAMES = {memory: gettext("Memory"), bozu: gettext("Bozu Mekuri"), gin: gettext("Gin Rummy")};
-const RENDERERS = {
-  memory: () => import("../games/memory.js"),
-  bozu: () => import("../games/bozu.js"),
-  gin: () => import("../games/gin.js"),
-};
+const GAMES = gameSpecs();
+// Each game is drawn by its own module, site/js/games/<game>.js.
+const rendererModule = (game) => import(`../games/${game}.js`);
 
 const root = document.getElementById("room");
 const roomId = root.dataset.roomId;
@@ -131,7 +128,7 @@ async function onState(message) {
   view = message.view;
   if (room.next_room) nextRoomUrl = room.next_room;
   if (rendererGame !== room.game) {
-    loading = loading || RENDERERS[room.game]().then((module) => {
+    loading = loading || rendererModule(room.game).then((module) => {
       renderer = module.create(ctx);
       rendererGame = room.game;
       document.body.dataset.game = room.game;
@@ -152,7 +149,7 @@ async function onState(message) {
 }
 
 function renderTitle() {
-  const name = GAME_NAMES[room.game] || room.game;
+  const name = GAMES[room.game] ? GAMES[room.game].title : room.game;
   const status = {
     waiting: gettext("waiting for players"),
     playing: "",

@@ -1,0 +1,293 @@
+"""One :class:`GameSpec` per game: everything the site says about a game outside its rules.
+
+A game is three things: its engine module (the rules, ``games/engines/<game>.py``), its CPU
+module (``games/cpu/<game>.py``) and the ``GameSpec`` below. Every other place that names the
+games reads them from here, so adding a game touches no other file:
+
+- the rooms (``games/rooms/registry.py`` and ``service.create_room``): which games, modes and
+  CPU levels a room may have, and where its engine and CPU modules are;
+- the menus and pages (``games/catalog.py``, the nav and footer of ``templates/base.html``,
+  the game URLs of ``games/page_urls.py``);
+- the client (``client_data()``: the JSON the menu and room scripts read, embedded in those
+  pages and served at ``GET /api/games``): option types, which option rules out which, titles;
+- the statistics (``telemetry/schema.py``): the game field and each game's settings fields;
+- the database choices of ``games.Room`` and ``accounts.GameRecord`` (a callable, so a new game
+  needs no migration), ``manage.py simulate`` and the bot (``games/bot.py``).
+
+``register(spec)`` adds a game; the settings' ``EXTRA_GAMES`` names modules the site imports at
+start-up so that they can register theirs (the tests add a toy game that way).
+tests/rooms/test_it_agrees_with_the_game_specs.py checks that every place above agrees.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+MODES = ("cpu", "local", "solo", "friends")
+Label = str | Promise  # a string marked for translation
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: Any
+    label: Label
+    # This choice cannot be picked while another option has one of these values (key, value).
+    off_when: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One menu option, the engine's key, with its default and the values the engine accepts.
+
+    ``kind``: "select" (one of ``choices``), "checkbox" (true or false) or "number" (a whole
+    number from ``minimum`` to ``maximum``). ``implied``: values the engine sets by itself but
+    the menu never offers (Memory's "identical" match with two decks); statistics accept them.
+    ``off_when``: (key, value) pairs of other options; while one holds, the menu disables this
+    option and does not send it (the engine then implies its value)."""
+
+    key: str
+    label: Label
+    kind: str
+    default: Any
+    choices: tuple[Choice, ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+    step: int = 1
+    help: Label = ""
+    implied: tuple[Any, ...] = ()
+    off_when: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def type(self) -> str:
+        """What the page script sends: "int" (52), "str" ("rank") or "bool"."""
+        if self.kind == "checkbox":
+            return "bool"
+        return "int" if isinstance(self.default, int) else "str"
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """Every value the engine's canonical options may hold for this key (not for "number")."""
+        if self.kind == "checkbox":
+            return (True, False)
+        return tuple(c.value for c in self.choices) + self.implied
+
+
+def select(key, label, choices, default, help_text="", implied=(), off_when=()) -> Option:
+    return Option(key, label, "select", default, tuple(choices), help=help_text, implied=tuple(implied),
+                  off_when=tuple(off_when))
+
+
+def checkbox(key, label, default=False, help_text="", off_when=()) -> Option:
+    return Option(key, label, "checkbox", default, help=help_text, off_when=tuple(off_when))
+
+
+def number(key, label, default, minimum, maximum, step=1, help_text="") -> Option:
+    return Option(key, label, "number", default, minimum=minimum, maximum=maximum, step=step,
+                  help=help_text)
+
+
+@dataclass(frozen=True)
+class Players:
+    minimum: int
+    maximum: int
+    default: int
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # the slug: URLs, room rows, statistics
+    title: Label
+    tagline: Label
+    description: Label
+    engine: str  # the engine module's dotted path
+    cpu: str  # the CPU module's dotted path
+    players: Players  # in a room with others; the solo mode plays alone
+    options: tuple[Option, ...]
+    cpu_levels: tuple[Choice, ...]
+    cpu_default: str
+    modes: tuple[str, ...]
+    # GAME_TIMING key of a CPU seat's delay before each of its actions (1 s if not set).
+    cpu_delay: str = ""
+    rules_page: bool = True  # templates/games/rules/<name>.html exists
+
+    def __post_init__(self):
+        assert set(self.modes) <= set(MODES), self.modes
+        assert self.cpu_default in self.level_names, self.cpu_default
+        keys = [o.key for o in self.options]
+        assert len(set(keys)) == len(keys) and "players" not in keys, keys
+        for option in self.options:
+            for key, _value in option.off_when + tuple(w for c in option.choices for w in c.off_when):
+                assert key in keys, f"{option.key} is ruled out by an unknown option {key!r}"
+
+    @property
+    def level_names(self) -> tuple[str, ...]:
+        return tuple(level.value for level in self.cpu_levels)
+
+    @property
+    def fewest_players(self) -> int:
+        """The fewest seats a room of this game may have, the solo mode's one included."""
+        return 1 if "solo" in self.modes else self.players.minimum
+
+    def engine_module(self) -> ModuleType:
+        return importlib.import_module(self.engine)
+
+    def cpu_module(self) -> ModuleType:
+        return importlib.import_module(self.cpu)
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Adds a game (or replaces the one of the same name). Returns the spec."""
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def all_specs() -> tuple[GameSpec, ...]:
+    return tuple(_GAMES.values())
+
+
+def names() -> tuple[str, ...]:
+    return tuple(_GAMES)
+
+
+def get(name: str) -> GameSpec | None:
+    return _GAMES.get(name)
+
+
+def modes() -> tuple[str, ...]:
+    """The modes at least one game offers, in the order of MODES."""
+    return tuple(m for m in MODES if any(m in spec.modes for spec in _GAMES.values()))
+
+
+def load_extra_games(module_names) -> None:
+    """Imports each module named (settings.EXTRA_GAMES); each registers its GameSpec."""
+    for module_name in module_names:
+        importlib.import_module(module_name)
+
+
+def choices() -> list[tuple[str, Label]]:
+    """Django field choices: a callable, so that adding a game needs no migration."""
+    return [(spec.name, spec.title) for spec in _GAMES.values()]
+
+
+def level_labels() -> dict[str, Label]:
+    """Every CPU level of every game, with its label."""
+    return {level.value: level.label for spec in _GAMES.values() for level in spec.cpu_levels}
+
+
+def client_data() -> dict:
+    """What the menu and room scripts know of each game (strings in the request's language)."""
+    def option(o: Option) -> dict:
+        data = {"key": o.key, "kind": o.kind, "type": o.type, "default": o.default,
+                "off_when": [list(w) for w in o.off_when]}
+        if o.kind == "select":
+            data["choices"] = [{"value": c.value, "off_when": [list(w) for w in c.off_when]}
+                               for c in o.choices]
+        if o.kind == "number":
+            data.update(min=o.minimum, max=o.maximum)
+        return data
+
+    return {spec.name: {"title": str(spec.title),
+                        "players": {"min": spec.players.minimum, "max": spec.players.maximum,
+                                    "default": spec.players.default},
+                        "options": [option(o) for o in spec.options],
+                        "cpu_levels": list(spec.level_names), "cpu_default": spec.cpu_default,
+                        "modes": list(spec.modes)}
+            for spec in _GAMES.values()}
+
+
+EASY_MEDIUM_HARD = (Choice("easy", _("Easy")), Choice("medium", _("Medium")), Choice("hard", _("Hard")))
+
+register(GameSpec(
+    name="memory",
+    title=_("Memory"),
+    tagline=_("Concentration: turn two cards, find the pairs, remember every flip."),
+    description=_("Known as Concentration, Pelmanism and shinkei-suijaku. Turn two cards; "
+                  "a pair is yours and you go again. Watch every flip, yours and theirs."),
+    engine="games.engines.memory",
+    cpu="games.cpu.memory",
+    players=Players(2, 6, 2),
+    # Two decks and pictures are played with the "identical" rule, which the engine implies (the
+    # match condition is left out); pictures have no jokers and no 104-card deck; the long
+    # table holds 52 cards without jokers.
+    options=(
+        select("deck", _("Deck"), [Choice("playing_cards", _("Playing cards")),
+                                   Choice("pictures", _("Pictures"))], "playing_cards",
+               _("Pictures: pairs of the same picture, 24, 40 or 52 cards, no jokers.")),
+        select("cards", _("Cards"), [Choice(52, _("52 cards (A–K)")),
+                                     Choice(40, _("40 cards (A–10)")),
+                                     Choice(24, _("24 cards (A–6)")),
+                                     Choice(104, _("Two decks: 104 cards"), off_when=(("deck", "pictures"),))],
+               52, _("With two decks only identical cards (same rank and suit) match.")),
+        checkbox("long_table", _("Long table: 4 rows of 13"), False,
+                 _("52 cards without jokers in 4 long rows instead of 6 rows of 9."),
+                 off_when=[("cards", 40), ("cards", 24), ("cards", 104), ("jokers", True)]),
+        checkbox("jokers", _("Add 2 jokers"), False,
+                 _("The jokers match only each other and count as two pairs."),
+                 off_when=[("deck", "pictures")]),
+        select("match", _("Match condition"), [
+            Choice("rank", _("Same rank")),
+            Choice("colour", _("Same rank and colour")),
+            Choice("zebra", _("Zebra: same rank, opposite colour")),
+        ], "rank", implied=("identical",), off_when=[("cards", 104), ("deck", "pictures")]),
+        checkbox("one_flip", _("One flip per turn"), False, _("A match gives no extra turn.")),
+    ),
+    cpu_levels=EASY_MEDIUM_HARD,
+    cpu_default="medium",
+    modes=("cpu", "local", "solo", "friends"),
+    cpu_delay="memory_flip",
+))
+
+register(GameSpec(
+    name="bozu",
+    title=_("Bozu Mekuri"),
+    tagline=_("The monk-flip game with Hyakunin Isshu cards: nobles, ladies and monks."),
+    description=_("Flip the top card of the Hyakunin Isshu deck: a noble joins your pile, "
+                  "a monk sends your pile to the centre, a lady takes the centre home."),
+    engine="games.engines.bozu",
+    cpu="games.cpu.bozu",
+    players=Players(2, 4, 4),
+    options=(
+        select("semimaru", _("When Semimaru is flipped"), [
+            Choice("monk", _("He is a monk")),
+            Choice("noble", _("He is a noble")),
+            Choice("skip", _("Keep him and miss your next turn")),
+            Choice("others_to_centre", _("Keep him; every other pile goes to the centre")),
+        ], "monk"),
+        select("emperor", _("When an emperor is flipped"), [
+            Choice("noble", _("He is a noble")),
+            Choice("again", _("Keep him and flip another card")),
+        ], "noble"),
+        checkbox("lady_empty_again", _("A lady on an empty centre: flip another card"), False),
+    ),
+    cpu_levels=EASY_MEDIUM_HARD,
+    cpu_default="medium",
+    modes=("cpu", "local", "friends"),
+    cpu_delay="bozu_flip",
+))
+
+register(GameSpec(
+    name="gin",
+    title=_("Gin Rummy"),
+    tagline=_("Meld runs and sets, knock with ten or less, race to 100."),
+    description=_("Two players, ten cards each. Draw, discard, build runs and sets, and "
+                  "knock when your deadwood is ten or less. First to 100 wins."),
+    engine="games.engines.gin",
+    cpu="games.cpu.gin",
+    players=Players(2, 2, 2),
+    options=(
+        number("target", _("Points to win"), 100, 1, 1000, 1,
+               _("The game is a race to this many points.")),
+    ),
+    cpu_levels=(Choice("easy", _("Easy")), Choice("normal", _("Normal")), Choice("hard", _("Hard"))),
+    cpu_default="normal",
+    modes=("cpu", "friends"),
+    cpu_delay="gin_step",
+))

@@ -242,8 +242,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-# Modules imported at start-up that each register a game's GameSpec (games/specs.py) beside the
-# site's own games; the tests add a toy game this way.
+# Dotted paths of more GameSpecs (games/specs.py) registered at start-up beside the site's own
+# games; the tests add a toy game this way.
 EXTRA_GAMES = env_list("EXTRA_GAMES", [])
 
 # Game timing (seconds). Tests shorten these through the environment.

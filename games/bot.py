@@ -246,7 +246,7 @@ def default_level(game: str) -> str:
     return specs.get(game).cpu_default
 
 
-def main(argv=None) -> int:
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m games.bot", description=__doc__.split("\n")[0])
     parser.add_argument("--server", required=True, help="the site, e.g. http://127.0.0.1:8000")
     parser.add_argument("--game", choices=specs.names(), required=True)
@@ -259,7 +259,11 @@ def main(argv=None) -> int:
     parser.add_argument("--room-seed", type=int,
                         help="create a seeded (reproducible) room: DEBUG servers or staff only")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every move")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = argument_parser().parse_args(argv)
     try:
         return asyncio.run(main_async(args))
     except ProtocolError as exc:

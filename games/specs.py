@@ -14,8 +14,8 @@ games reads them from here, so adding a game touches no other file:
 - the database choices of ``games.Room`` and ``accounts.GameRecord`` (a callable, so a new game
   needs no migration), ``manage.py simulate`` and the bot (``games/bot.py``).
 
-``register(spec)`` adds a game; the settings' ``EXTRA_GAMES`` names modules the site imports at
-start-up so that they can register theirs (the tests add a toy game that way).
+``register(spec)`` adds a game; the settings' ``EXTRA_GAMES`` names more specs (dotted paths)
+that the site registers at start-up (the tests add a toy game that way).
 tests/rooms/test_it_agrees_with_the_game_specs.py checks that every place above agrees.
 """
 from __future__ import annotations
@@ -149,6 +149,10 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def unregister(name: str) -> None:
+    _GAMES.pop(name, None)
+
+
 def all_specs() -> tuple[GameSpec, ...]:
     return tuple(_GAMES.values())
 
@@ -166,10 +170,11 @@ def modes() -> tuple[str, ...]:
     return tuple(m for m in MODES if any(m in spec.modes for spec in _GAMES.values()))
 
 
-def load_extra_games(module_names) -> None:
-    """Imports each module named (settings.EXTRA_GAMES); each registers its GameSpec."""
-    for module_name in module_names:
-        importlib.import_module(module_name)
+def load_extra_games(paths) -> None:
+    """Registers each GameSpec named by its dotted path (settings.EXTRA_GAMES)."""
+    for path in paths:
+        module_name, _dot, attribute = path.rpartition(".")
+        register(getattr(importlib.import_module(module_name), attribute))
 
 
 def choices() -> list[tuple[str, Label]]:

@@ -4,8 +4,8 @@ fetches them all at once, while it parses the page, instead of one import level 
 trip before the table can be drawn).
 
 Only static imports are followed (`import … from "./x.js"`, `export … from`, `import "./x.js"`):
-the room page's dynamic `import()` names every game's renderer, of which a page needs one, so the
-caller names that one. Imported modules are fetched by their plain names (relative to the
+the room page imports its game's renderer dynamically, by the game's name, so the caller names
+that one. Imported modules are fetched by their plain names (relative to the
 importing module, not through the static files manifest), so these links use plain names too.
 """
 from __future__ import annotations

@@ -6,7 +6,6 @@ import random
 import time
 from typing import Callable
 
-from games import specs
 from games.engines.base import InvalidOptions
 
 MAX_STEPS = 100_000  # a game that needs more is counted as unfinished
@@ -82,13 +81,11 @@ def summarise(game: str, games: int, players: int, levels: list[str], seed: int,
     return summary
 
 
-def run(game: str, players: int | None = None, levels: list[str] | None = None, games: int = 100,
+def run(spec, players: int | None = None, levels: list[str] | None = None, games: int = 100,
         seed: int = 1, options: dict | None = None) -> dict:
     """``manage.py simulate`` for a game with no simulator of its own (games/sim/<game>.py):
-    its engine and CPU from its GameSpec, every seat at the level given or the spec's default."""
-    spec = specs.get(game)
-    if spec is None:
-        raise InvalidOptions(f"No game named {game!r}.")
+    the engine and CPU of its GameSpec (games/specs.py), every seat at the level given or the
+    spec's default."""
     engine, cpu = spec.engine_module(), spec.cpu_module()
     raw = dict(options or {})
     if players is not None:
@@ -105,5 +102,5 @@ def run(game: str, players: int | None = None, levels: list[str] | None = None, 
             raise InvalidOptions(f"Unknown CPU level {level!r}; choose from {', '.join(spec.level_names)}.")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidOptions("games must be a positive whole number.")
-    return summarise(game, games, seats, levels, seed,
+    return summarise(spec.name, games, seats, levels, seed,
                      lambda game_seed: play_one(engine, cpu, parsed, game_seed, levels))

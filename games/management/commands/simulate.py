@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 simulator = importlib.import_module(f"games.sim.{game}")
                 summary = simulator.run(**arguments, fast=fast)
             else:  # a game with no simulator of its own: its GameSpec's engine and CPU
-                summary = common.run(game, **arguments)
+                summary = common.run(specs.get(game), **arguments)
         except GameError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(json.dumps(summary))

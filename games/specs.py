@@ -183,8 +183,13 @@ def choices() -> list[tuple[str, Label]]:
 
 
 def level_labels() -> dict[str, Label]:
-    """Every CPU level of every game, with its label."""
-    return {level.value: level.label for spec in _GAMES.values() for level in spec.cpu_levels}
+    """Every CPU level of every game, with its label, easiest first (by the place each level
+    has in its game's list, so Gin's "normal" comes between "medium" and "hard")."""
+    places: dict[str, tuple[int, Label]] = {}
+    for spec in _GAMES.values():
+        for place, level in enumerate(spec.cpu_levels):
+            places.setdefault(level.value, (place, level.label))
+    return {value: label for value, (_place, label) in sorted(places.items(), key=lambda item: item[1][0])}
 
 
 def client_data() -> dict:

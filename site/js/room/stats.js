@@ -4,13 +4,11 @@
 // templates/telemetry/snippet.html loads on every page (window.cardtableTelemetry), which sends
 // nothing when statistics are off. Only schema fields leave this file: never the room id, a
 // token, a seat number or a move.
+import { gameSpecs } from "../dom.js";
 
-const SETTINGS = {
-  memory: {players: "number", cards: "number", jokers: "boolean", match: "string", one_flip: "boolean",
-           deck: "string", long_table: "boolean"},
-  bozu: {players: "number", semimaru: "string", emperor: "string", lady_empty_again: "boolean"},
-  gin: {players: "number", target: "number"},
-};
+// The JavaScript type of each option the game specs name (games/specs.py), as the schema wants it.
+const TYPES = {int: "number", str: "string", bool: "boolean"};
+const GAMES = gameSpecs();
 const FPS_SAMPLE_MS = 2000;
 
 function record(event) {
@@ -25,10 +23,11 @@ function collector(name) {
 
 /** The room's options, reduced to the settings the schema names, with their exact types. */
 export function settingsOf(game, options) {
-  const keys = SETTINGS[game] || {};
+  const spec = GAMES[game];
+  const keys = spec ? [["players", "int"], ...spec.options.map((o) => [o.key, o.type])] : [];
   const settings = {};
-  for (const [key, type] of Object.entries(keys)) {
-    if (options && typeof options[key] === type) settings[key] = options[key];
+  for (const [key, type] of keys) {
+    if (options && typeof options[key] === TYPES[type]) settings[key] = options[key];
   }
   return settings;
 }

@@ -28,17 +28,20 @@ def defaults(spec: specs.GameSpec) -> dict:
 def test_it_agrees_with_the_engine_and_the_cpu(spec):
     engine, cpu = spec.engine_module(), spec.cpu_module()
     assert engine.GAME == spec.name
-    # The menu's defaults are the engine's, and every value the menu offers is accepted.
+    # The menu's defaults are the engine's, and every value the menu offers is accepted (an
+    # engine may leave an option at its default out of its canonical options).
     assert engine.parse_options(defaults(spec)) == engine.parse_options(None)
+    canonical_keys = set(engine.parse_options(None).to_json())
     for option in spec.options:
         offered = [c.value for c in option.choices] or [option.minimum, option.maximum]
         if option.kind == "checkbox":
             offered = [True, False]
         for value in offered:
             canonical = engine.parse_options({option.key: value}).to_json()
-            assert canonical[option.key] == value
-    # The statistics know exactly the engine's canonical option names.
-    assert set(schema.SETTINGS[spec.name]) == set(engine.parse_options(None).to_json())
+            assert canonical.get(option.key, option.default) == value
+            canonical_keys |= set(canonical)
+    # The statistics know the players and exactly the options the engine names.
+    assert set(schema.SETTINGS[spec.name]) == canonical_keys == {"players"} | {o.key for o in spec.options}
     for level in spec.level_names:
         assert cpu.make_cpu(level, 0, 1, engine.parse_options(None)).to_json()
 

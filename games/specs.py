@@ -144,7 +144,7 @@ _GAMES: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> GameSpec:
-    """Adds a game (or replaces the one of the same name). Returns the spec."""
+    """Adds a game (or replaces the one of the same name) and returns its GameSpec."""
     _GAMES[spec.name] = spec
     return spec
 

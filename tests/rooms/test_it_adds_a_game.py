@@ -34,7 +34,7 @@ def toy_site(request, tmp_path_factory):
 
 @pytest.fixture
 def registered():
-    """The toy game in this process too (the bot finds its CPU through the spec), and only
+    """The toy game in this process too (the bot finds its CPU through its GameSpec), and only
     for this test: the other tests list exactly the site's own games."""
     specs.register(HIGHER_CARD)
     yield HIGHER_CARD
@@ -96,7 +96,7 @@ def read_menu(url: str) -> MenuForm:
 
 async def test_it_plays_a_game_registered_from_its_spec_alone(toy_site, registered):
     menu = read_menu(f"{toy_site.url}/higher_card/")
-    # The menu, the nav and the page's game data come from the spec alone.
+    # The menu, the nav and the page's game data come from its GameSpec alone.
     assert menu.game == "higher_card"
     assert menu.options == {"highest": 10}
     assert menu.level == "only" and menu.modes == ["cpu", "friends"]

@@ -85,9 +85,11 @@ def test_it_hands_the_pages_the_specs(client):
     menu = client.get("/memory/").content.decode()
     embedded = re.search(r'<script id="game-specs" type="application/json">(.*?)</script>', menu, re.S)
     assert embedded and '"memory"' in embedded.group(1)
-    # Memory's two decks rule out the match condition: the menu script learns it from here.
-    match = next(o for o in specs.client_data()["memory"]["options"] if o["key"] == "match")
-    assert match["off_when"] == [["cards", 104]]
+    # Memory's two decks and pictures rule out the match condition, and pictures the 104-card
+    # deck: the menu script learns it from here.
+    memory = {o["key"]: o for o in specs.client_data()["memory"]["options"]}
+    assert memory["match"]["off_when"] == [["cards", 104], ["deck", "pictures"]]
+    assert [c["off_when"] for c in memory["cards"]["choices"] if c["value"] == 104] == [[["deck", "pictures"]]]
 
 
 def test_the_page_scripts_name_no_game():

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
+from games import specs
 from games.cpu import gin as cpu
 from games.engines import gin
 from games.engines.base import InvalidOptions
 from games.engines.gin import best_split
-from games import specs
 from games.sim.common import play_one
 
 DECK = {r + s for s in "SHDC" for r in "A23456789TJQK"}

@@ -12,8 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
-from games import bozu_page, rules_statistics
-from games import catalog
+from games import bozu_page, catalog, rules_statistics
 from games.engines.bozu_cards import CARDS, EMPEROR_POEMS, POEMS
 from telemetry import schema
 

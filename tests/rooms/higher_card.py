@@ -7,7 +7,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.engines.base import GameError, IllegalAction, InvalidOptions, NotYourTurn, ranking_from_scores
+from games.engines.base import (
+    GameError,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    ranking_from_scores,
+)
 
 GAME = "higher_card"
 PLAYERS = 2

@@ -83,7 +83,7 @@ def test_it_hands_the_pages_the_specs(client):
         assert (f'href="/{spec.name}/rules/"' in home) == spec.rules_page  # the footer
     assert client.get("/api/games").json() == specs.client_data()
     menu = client.get("/memory/").content.decode()
-    embedded = re.search(r'<script id="game-specs" type="application/json">(.*?)</script>', menu, re.S)
+    embedded = re.search(r'<script id="game-specs" type="application/json">(.*?)</script>', menu, re.DOTALL)
     assert embedded and '"memory"' in embedded.group(1)
     # Memory's two decks and pictures rule out the match condition, and pictures the 104-card
     # deck: the menu script learns it from here.

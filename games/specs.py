@@ -23,13 +23,13 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeAlias
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 MODES = ("cpu", "local", "solo", "friends")
-Label = str | Promise  # a string marked for translation
+Label: TypeAlias = "str | Promise"  # a string marked for translation
 
 
 @dataclass(frozen=True)

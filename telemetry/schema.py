@@ -73,7 +73,7 @@ BUCKETS = {
 class Field:
     name: str
     kind: str  # "enum" | "bucket" | "int" | "uuid" | "settings" | "counted"
-    values: tuple = ()
+    values: Sequence = ()  # a tuple, or the games named by the specs (_FromSpecs)
     minimum: int = 0
     maximum: int = 0
     doc: str = ""

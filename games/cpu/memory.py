@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from games.cpu import memory_tables
-from games.engines.base import IllegalAction, InvalidOptions
+from games.engines.base import IllegalAction, InvalidOptions, SplitMix64
 from games.engines.memory import JOKER, cards_match, deck, grid_for, is_red, parse_options
 
 LEVELS = ("easy", "medium", "hard", "perfect")
@@ -49,10 +49,6 @@ PROFILES = {
     "hard": Profile(memory=1000.0, confusion=0.0, optimal=True),
     "perfect": Profile(memory=None, confusion=0.0, optimal=True),
 }
-
-# SplitMix64: a whole random generator in one integer, so it goes into JSON as it is.
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
 
 # The open type (memory_tables) of a first card that matches nothing known, by the type its
 # class had before: what the table needs to choose the second card.
@@ -104,7 +100,7 @@ class MemoryCpu:
         self.class_of = {card: card_class(card, match) for card in set(deck(self.opts))}
         self.class_total = Counter(self.class_of[card] for card in deck(self.opts))
         self.classes = sorted(self.class_total)
-        self.rng = seed & _MASK
+        self.rng = SplitMix64(seed)  # its whole state is one integer, saved in to_json
         # What it remembers: position -> [card, flips count after which it is forgotten or None].
         self.memory: dict[int, list] = {}
         self.taken: dict[int, str] = {}
@@ -121,18 +117,11 @@ class MemoryCpu:
 
     # ------------------------------------------------------------------ randomness
 
-    def _next(self) -> int:
-        self.rng = (self.rng + _GAMMA) & _MASK
-        z = self.rng
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
     def _uniform(self) -> float:
-        return (self._next() >> 11) / float(1 << 53)
+        return self.rng.uniform()
 
     def _pick(self, positions: list[int]) -> int:
-        return positions[(self._next() * len(positions)) >> 64]
+        return positions[self.rng.below(len(positions))]
 
     # ------------------------------------------------------------------ seeing
 
@@ -275,7 +264,7 @@ class MemoryCpu:
     def to_json(self) -> dict:
         return {
             "game": "memory", "level": self.level, "seat": self.seat, "seed": self.seed,
-            "options": self.opts.to_json(), "rng": self.rng,
+            "options": self.opts.to_json(), "rng": self.rng.state,
             "memory": [[i, card, until] for i, (card, until) in sorted(self.memory.items())],
             "taken": [[i, card] for i, card in sorted(self.taken.items())],
             "up": [[i, card] for i, card in sorted(self.up.items())],
@@ -291,7 +280,7 @@ def make_cpu(level: str, seat: int, seed: int, options) -> MemoryCpu:
 
 def cpu_from_json(data: dict) -> MemoryCpu:
     cpu = MemoryCpu(data["level"], data["seat"], data["seed"], data["options"])
-    cpu.rng = data["rng"]
+    cpu.rng = SplitMix64(data["rng"])
     cpu.memory = {i: [card, until] for i, card, until in data["memory"]}
     cpu.taken = {i: card for i, card in data["taken"]}
     cpu.class_taken = Counter(cpu.class_of[card] for card in cpu.taken.values())

@@ -1,35 +1,54 @@
-"""The contract every game engine keeps (docs/architecture.md, "Engines").
+"""The contract every game engine keeps, the errors it raises, and what the engines share.
 
-Engines are pure Python: no Django import anywhere under ``games/engines`` or ``games/cpu``.
-Each game is one module ``games/engines/<game>.py`` exposing:
+Why a contract: the rooms, the simulators and the CPU players know nothing about any one
+game's rules. They find a game's module by name (``games/rooms/registry.py``) and drive it
+only through the names below, so a game that keeps the contract can be played in every mode
+without touching them. :class:`GameEngine` (the module) and :class:`GameState` (its ``State``)
+write the contract down as types, which ``mypy --strict games/engines`` checks, and
+``tests/engines/test_engine_contract.py`` plays every registered game against it: random
+playouts to the end, a JSON round trip at every step, every legal action accepted, a sample of
+illegal ones refused with a code and no trace, no view showing a card its seat may not see,
+and the import boundary below. docs/engines.md says the same for people adding a game.
+
+A game is one module ``games/engines/<game>.py`` exposing:
 
 - ``GAME``: the game's name (``"memory"``, ``"bozu"``, ``"gin"``).
-- ``parse_options(raw: dict | None) -> Options``: validates a JSON-ish dict into a frozen
-  options object (``Options.to_json()`` gives the canonical dict back). Unknown keys or bad
-  values raise :class:`InvalidOptions` with a message a person can read.
-- ``new_game(options, seed: int) -> State``: deals deterministically from the seed.
-- ``State`` (a class), with:
-    - ``players`` (int), ``current_player`` (seat to act, ``None`` when the game is over or
-      when only an automatic step can move it on);
-    - ``legal_actions(seat) -> list[dict]``: JSON actions that seat may send now;
-    - ``apply(seat, action: dict) -> None``: raises :class:`IllegalAction` (state unchanged)
-      when the action is malformed, out of turn or against the rules;
-    - ``pending_automatic() -> str | None``: the name of a step that happens by itself after a
-      delay (Memory's ``"conceal"`` after a mismatch), applied by ``apply_automatic()``;
-    - ``is_over`` (bool) and ``result() -> dict`` once over:
-      ``{"scores": [...], "ranking": [[seat, ...], ...], "winners": [...], "draw": bool}``
-      plus game-specific keys;
-    - ``moves`` (int): actions applied by players so far;
-    - ``view(seat | None) -> dict``: everything that seat (``None``: a spectator) may see and
-      nothing else; the only thing that ever leaves the server;
-    - ``to_json() -> dict`` and ``State.from_json(d)``: an exact round trip.
+- ``parse_options(raw) -> Options``: validates a JSON-ish dict (or ``None``: the defaults) into
+  a frozen options object with ``players`` and ``to_json()`` (the canonical dict back). Unknown
+  keys or bad values raise :class:`InvalidOptions` with a message a person can read.
+- ``new_game(options, seed: int) -> State``: deals deterministically from the seed: the same
+  seed and the same actions replay the same game, on any machine, for ever (saved games and
+  simulations rely on it, so a deal's random numbers never change once released).
+- ``State``, whose methods are those of :class:`GameState`: whose turn it is, the legal
+  actions, ``apply`` (which refuses a bad action with an :class:`IllegalAction` and leaves the
+  state unchanged), the automatic steps, scores and result, the views, the hidden cards and
+  the JSON round trip. ``State.from_json`` checks the state's invariants (every card somewhere
+  exactly once, one score per seat, a phase that fits the cards...) and refuses anything else
+  with a :class:`GameError` coded ``invalid_state``: a stored state is data from outside.
 
-A CPU player (``games/cpu/<game>.py``) is built by ``make_cpu(level, seat, seed, options)``
-and has ``observe(view)`` (fed the seat's view after every change, as the seat would receive
-it), ``choose(view) -> action``, and ``to_json()`` / ``cpu_from_json(d)`` so that its memory
-survives a server restart. It never receives a State, so it cannot cheat.
+Secrets: ``view(seat)`` is the only thing that leaves the server, so it holds what that seat
+(``None``: a spectator) may see and nothing else. Each state names the cards a seat may not
+see with ``hidden_cards(seat)`` (the deck, the face-down cards, the other hand); views are
+checked never to contain one of them.
+
+Boundary: engines are pure Python, with no Django import anywhere under ``games/engines`` or
+``games/cpu``. A CPU player (``games/cpu/<game>.py``) is built by ``make_cpu(level, seat,
+seed, options)`` and has ``observe(view)`` (fed the seat's view after every change, as the
+seat would receive it), ``choose(view) -> action``, and ``to_json()`` / ``cpu_from_json(d)``
+so that its memory survives a server restart. It never receives a State, so it cannot cheat.
+
+Shared here: the errors, the checks of whole numbers and seats that every engine makes (a
+``bool`` is an ``int`` in Python, and ``true`` players is a mistake worth refusing), the
+ranking of scores, and :class:`SplitMix64`, the one seeded generator written in this project
+(Bozu Mekuri's deal and the Memory CPU's choices; Memory and Gin Rummy deal with Python's
+``random.Random``, which stays as it is so that their games replay as before).
 """
 from __future__ import annotations
+
+from typing import Any, Protocol, Self, TypeGuard
+
+JSON = dict[str, Any]
+"""A JSON object as Python reads it: options, actions, views, results, stored states."""
 
 
 class GameError(Exception):
@@ -56,16 +75,114 @@ class NotYourTurn(IllegalAction):
     code = "not_your_turn"
 
 
+class InvalidState(GameError, ValueError):
+    """A stored state that breaks the game's invariants (also a ValueError: it is bad data)."""
+
+    code = "invalid_state"
+
+
 SEAT_COLOURS = ("red", "green", "yellow", "blue", "purple", "orange")
 
 
-def ranking_from_scores(scores: list[int | float], higher_is_better: bool = True) -> list[list[int]]:
-    """Seats grouped by equal score, best group first."""
-    order = sorted(set(scores), reverse=higher_is_better)
-    return [[seat for seat, s in enumerate(scores) if s == value] for value in order]
+# ---------------------------------------------------------------------------- the contract
+
+class GameOptions(Protocol):
+    """A game's parsed options: frozen, and the same dict back from ``to_json``."""
+
+    @property
+    def players(self) -> int: ...
+
+    def to_json(self) -> JSON: ...
 
 
-def require_action(action: object, allowed_types: tuple[str, ...]) -> dict:
+class GameState(Protocol):
+    """One game in progress; everything a room, a simulator or a test may ask of it."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act; ``None`` when the game is over or only an automatic step (or, in
+        Gin Rummy, either seat's "next hand") moves it on."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def moves(self) -> int:
+        """Actions applied by players so far."""
+
+    def legal_actions(self, seat: int | None) -> list[JSON]:
+        """The JSON actions that seat may send now (none for a spectator)."""
+
+    def apply(self, seat: int | None, action: JSON) -> None:
+        """Plays an action, or raises :class:`IllegalAction` (with its ``code``) and changes
+        nothing when it is malformed, out of turn or against the rules."""
+
+    def pending_automatic(self) -> str | None:
+        """The name of a step that happens by itself after a delay (Memory's ``"conceal"``
+        after a mismatch), applied by ``apply_automatic()``; ``None`` when there is none."""
+
+    def apply_automatic(self) -> None: ...
+
+    def scores(self) -> list[int]:
+        """One score per seat, as the game shows it now."""
+
+    def result(self) -> JSON:
+        """Once over: ``{"scores", "ranking", "winners", "draw"}`` plus game-specific keys."""
+
+    def view(self, seat: int | None) -> JSON:
+        """Everything that seat (``None``: a spectator) may see and nothing else."""
+
+    def hidden_cards(self, seat: int | None) -> list[str]:
+        """Every card that seat may not see now, as the views name cards."""
+
+    def to_json(self) -> JSON: ...
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Self:
+        """The state back from ``to_json``'s dict, its invariants checked (``invalid_state``)."""
+
+
+class GameEngine(Protocol):
+    """A game's module (``games/engines/<game>.py``), as the registry loads it."""
+
+    GAME: str
+
+    def parse_options(self, raw: JSON | None) -> GameOptions: ...
+
+    def new_game(self, options: JSON | None, seed: int) -> GameState: ...
+
+    @property
+    def State(self) -> type[GameState]: ...  # the module's class, hence the capital
+
+
+# ---------------------------------------------------------------------------- shared checks
+
+def is_int(value: object) -> TypeGuard[int]:
+    """A whole number, and not ``True``/``False`` (which Python counts as ints)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_seat(value: object, players: int) -> TypeGuard[int]:
+    return is_int(value) and 0 <= value < players
+
+
+def require_seed(seed: object) -> int:
+    if not is_int(seed):
+        raise InvalidOptions("The seed must be an integer.")
+    return seed
+
+
+def require_viewer(seat: object, players: int, message: str | None = None) -> int | None:
+    """A seat of this game or ``None`` (a spectator): who may ask for a view."""
+    if seat is not None and not is_seat(seat, players):
+        raise IllegalAction(message or f"No seat {seat!r} in a {players}-player game.", "bad_seat")
+    return seat
+
+
+def require_action(action: object, allowed_types: tuple[str, ...]) -> JSON:
     """Checks an action's outer shape; engines check the rest."""
     if not isinstance(action, dict):
         raise IllegalAction("An action must be a JSON object.", "malformed_action")
@@ -76,3 +193,51 @@ def require_action(action: object, allowed_types: tuple[str, ...]) -> dict:
             "unknown_action",
         )
     return action
+
+
+def ranking_from_scores(scores: list[int], higher_is_better: bool = True) -> list[list[int]]:
+    """Seats grouped by equal score, best group first."""
+    order = sorted(set(scores), reverse=higher_is_better)
+    return [[seat for seat, s in enumerate(scores) if s == value] for value in order]
+
+
+# ---------------------------------------------------------------------------- seeded randomness
+
+# SplitMix64 (Steele, Lea & Flood, 2014): the k-th output from state s is mix64(s + k * gamma).
+# Its whole state is one integer, so it goes into JSON as it is, and any output can be worked
+# out directly (``output_at``), which lets the NumPy simulator deal a whole batch at once.
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+MIX_MULTIPLIER_1 = 0xBF58476D1CE4E5B9
+MIX_MULTIPLIER_2 = 0x94D049BB133111EB
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser: a bijection on 64-bit integers, so distinct inputs never tie."""
+    z = ((z ^ (z >> 30)) * MIX_MULTIPLIER_1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX_MULTIPLIER_2) & MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix64:
+    """A seeded 64-bit generator; ``state`` is all there is to save and restore."""
+
+    def __init__(self, seed: int):
+        self.state = seed & MASK64
+
+    @staticmethod
+    def output_at(seed: int, k: int) -> int:
+        """The k-th output (k ≥ 1) of a generator seeded with ``seed``, without running it."""
+        return mix64(((seed & MASK64) + k * GOLDEN_GAMMA) & MASK64)
+
+    def next(self) -> int:
+        self.state = (self.state + GOLDEN_GAMMA) & MASK64
+        return mix64(self.state)
+
+    def uniform(self) -> float:
+        """A float in [0, 1) from the top 53 bits."""
+        return (self.next() >> 11) / float(1 << 53)
+
+    def below(self, n: int) -> int:
+        """A whole number in [0, n), by multiplying rather than by a biased modulo."""
+        return (self.next() * n) >> 64

@@ -16,8 +16,8 @@ The game ends when the deck is empty; most cards on one's pile wins, a tie for f
 the centre belongs to nobody. Edge cases (a flip-again on the last card, a pending skip at the
 end...) are decided in docs/bozu.md.
 
-The deal is ``deal(seed)``: each poem gets a 64-bit key from SplitMix64 and the deck is the
-poems sorted by key. It is defined this way (not with ``random.shuffle``) so that the NumPy
+The deal is ``deal(seed)``: poem k gets the k-th output of a SplitMix64 generator seeded with
+the seed (``base.SplitMix64``) as its key, and the deck is the poems sorted by key. It is defined this way (not with ``random.shuffle``) so that the NumPy
 simulator in ``games/sim/bozu.py`` deals exactly the same decks for the same seeds.
 """
 from __future__ import annotations
@@ -25,22 +25,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engines.base import (
-    GameError,
+    JSON,
     IllegalAction,
     InvalidOptions,
+    InvalidState,
     NotYourTurn,
+    SplitMix64,
+    is_int,
+    is_seat,
     ranking_from_scores,
     require_action,
+    require_seed,
+    require_viewer,
 )
 from games.engines.bozu_cards import (
     CARD_TYPES,
-    CARDS,
     EMPEROR,
     LADY,
     MONK,
     NOBLE,
     POEMS,
     SEMIMARU,
+    card_of,
 )
 
 GAME = "bozu"
@@ -57,12 +63,6 @@ MISS_NEXT_TURN = "miss_next_turn"
 OTHERS_TO_CENTRE = "others_to_centre"
 ROLES = (TO_PILE, PILE_TO_CENTRE, TAKES_CENTRE, FLIP_AGAIN, MISS_NEXT_TURN, OTHERS_TO_CENTRE)
 
-# SplitMix64 (Steele, Lea & Flood, 2014): the k-th output from state s is mix(s + k * GOLDEN).
-MASK64 = (1 << 64) - 1
-GOLDEN_GAMMA = 0x9E3779B97F4A7C15
-MIX_MULTIPLIER_1 = 0xBF58476D1CE4E5B9
-MIX_MULTIPLIER_2 = 0x94D049BB133111EB
-
 
 @dataclass(frozen=True)
 class Options:
@@ -71,7 +71,7 @@ class Options:
     emperor: str = "noble"
     lady_empty_again: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return {
             "players": self.players,
             "semimaru": self.semimaru,
@@ -80,7 +80,7 @@ class Options:
         }
 
 
-def parse_options(raw: dict | None) -> Options:
+def parse_options(raw: Options | JSON | None) -> Options:
     if raw is None:
         return Options()
     if isinstance(raw, Options):
@@ -91,9 +91,7 @@ def parse_options(raw: dict | None) -> Options:
     if unknown:
         raise InvalidOptions(f"Unknown option(s) for Bozu Mekuri: {', '.join(map(str, unknown))}.")
     players = raw.get("players", Options.players)
-    # bool is an int in Python; "true players" is a mistake worth refusing.
-    if not isinstance(players, int) or isinstance(players, bool) \
-            or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidOptions(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}.")
     semimaru = raw.get("semimaru", Options.semimaru)
     if semimaru not in SEMIMARU_RULES:
@@ -123,31 +121,21 @@ def card_roles(options: Options) -> dict[str, str]:
     }
 
 
-def mix64(z: int) -> int:
-    """SplitMix64's finaliser: a bijection on 64-bit integers, so distinct inputs never tie."""
-    z = ((z ^ (z >> 30)) * MIX_MULTIPLIER_1) & MASK64
-    z = ((z ^ (z >> 27)) * MIX_MULTIPLIER_2) & MASK64
-    return z ^ (z >> 31)
-
-
 def deal(seed: int) -> list[int]:
     """The deck for this seed, top card first: poems sorted by their SplitMix64 key."""
-    base = seed & MASK64
-    return sorted(POEMS, key=lambda poem: mix64((base + poem * GOLDEN_GAMMA) & MASK64))
+    return sorted(POEMS, key=lambda poem: SplitMix64.output_at(seed, poem))
 
 
-def new_game(options: Options | dict | None, seed: int) -> State:
+def new_game(options: Options | JSON | None, seed: int) -> State:
     options = parse_options(options)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidOptions("The seed must be an integer.")
-    return State(options, deal(seed), [[] for _ in range(options.players)], [], 0,
+    return State(options, deal(require_seed(seed)), [[] for _ in range(options.players)], [], 0,
                  [False] * options.players, 0, None)
 
 
 class State:
     def __init__(self, options: Options, deck: list[int], piles: list[list[int]],
                  centre: list[int], current_player: int | None, skip: list[bool], moves: int,
-                 last: dict | None):
+                 last: JSON | None):
         self.options = options
         self.deck = deck            # face down, top card first; never leaves the server
         self.piles = piles          # per seat, bottom card first (face up)
@@ -166,7 +154,7 @@ class State:
     def is_over(self) -> bool:
         return not self.deck
 
-    def legal_actions(self, seat: int | None) -> list[dict]:
+    def legal_actions(self, seat: int | None) -> list[JSON]:
         if self.is_over or seat is None or seat != self.current_player:
             return []
         return [{"type": "flip"}]
@@ -177,10 +165,10 @@ class State:
     def apply_automatic(self) -> None:
         raise IllegalAction("Bozu Mekuri has no automatic step.", "no_automatic_step")
 
-    def apply(self, seat: int | None, action: dict) -> None:
+    def apply(self, seat: int | None, action: JSON) -> None:
         if self.is_over:
             raise IllegalAction("The game is over.", "game_over")
-        if not _is_seat(seat, self.players):
+        if not is_seat(seat, self.players):
             raise IllegalAction("Only a seated player can flip.", "not_a_player")
         if seat != self.current_player:
             raise NotYourTurn(f"It is seat {self.current_player}'s turn, not seat {seat}'s.")
@@ -192,7 +180,7 @@ class State:
 
     def _flip(self, seat: int) -> None:
         poem = self.deck.pop(0)
-        card = CARDS[poem]
+        card = card_of(poem)
         role = self._roles[card.type]
         pile, centre = self.piles[seat], self.centre
         moved = 0  # cards that moved along with the flipped one
@@ -247,7 +235,7 @@ class State:
     def scores(self) -> list[int]:
         return [len(pile) for pile in self.piles]
 
-    def result(self) -> dict:
+    def result(self) -> JSON:
         if not self.is_over:
             raise IllegalAction("The game is not over yet.", "not_over")
         scores = self.scores()
@@ -263,13 +251,16 @@ class State:
     def deck_by_type(self) -> dict[str, int]:
         counts = dict.fromkeys(CARD_TYPES, 0)
         for poem in self.deck:
-            counts[CARDS[poem].type] += 1
+            counts[card_of(poem).type] += 1
         return counts
 
-    def view(self, seat: int | None) -> dict:
+    def hidden_cards(self, seat: int | None) -> list[JSON]:
+        """The deck, whoever asks: every other card is face up."""
+        return [card_of(poem).to_json() for poem in self.deck]
+
+    def view(self, seat: int | None) -> JSON:
         """What anyone may see: everything but the order of the deck (all else is face up)."""
-        if seat is not None and not _is_seat(seat, self.players):
-            raise IllegalAction(f"No seat {seat!r} in a {self.players}-player game.", "bad_seat")
+        require_viewer(seat, self.players)
         left = self.deck_by_type()
         return {
             "game": GAME,
@@ -293,7 +284,7 @@ class State:
             "skip": list(self.skip),
         }
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return {
             "game": GAME,
             "options": self.options.to_json(),
@@ -307,7 +298,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> State:
+    def from_json(cls, data: JSON) -> State:
         try:
             if data["game"] != GAME:
                 raise ValueError("not a Bozu Mekuri state")
@@ -320,32 +311,28 @@ class State:
             moves = int(data["moves"])
             last = _copy_last(data["last"])
         except (KeyError, TypeError, ValueError, InvalidOptions) as exc:
-            raise GameError(f"Not a valid Bozu Mekuri state: {exc}", "invalid_state") from exc
+            raise InvalidState(f"Not a valid Bozu Mekuri state: {exc}") from exc
         everywhere = deck + centre + [p for pile in piles for p in pile]
         if sorted(everywhere) != list(POEMS):
-            raise GameError("Not a valid Bozu Mekuri state: the 100 cards must each be "
-                            "somewhere exactly once.", "invalid_state")
+            raise InvalidState("Not a valid Bozu Mekuri state: the 100 cards must each be "
+                               "somewhere exactly once.")
         if len(piles) != options.players or len(skip) != options.players:
-            raise GameError("Not a valid Bozu Mekuri state: one pile and one skip flag per "
-                            "seat.", "invalid_state")
-        if (current is None) != (not deck) or (current is not None and not _is_seat(current, options.players)):
-            raise GameError("Not a valid Bozu Mekuri state: bad current player.", "invalid_state")
+            raise InvalidState("Not a valid Bozu Mekuri state: one pile and one skip flag per "
+                               "seat.")
+        if (current is None) != (not deck) or (current is not None and not is_seat(current, options.players)):
+            raise InvalidState("Not a valid Bozu Mekuri state: bad current player.")
         return cls(options, deck, piles, centre, current, skip, moves, last)
-
-
-def _is_seat(seat: object, players: int) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players
 
 
 def _clockwise_after(seat: int, players: int) -> list[int]:
     return [(seat + k) % players for k in range(1, players)]
 
 
-def _top(cards: list[int]) -> dict | None:
-    return CARDS[cards[-1]].to_json() if cards else None
+def _top(cards: list[int]) -> JSON | None:
+    return card_of(cards[-1]).to_json() if cards else None
 
 
-def _copy_last(last: dict | None) -> dict | None:
+def _copy_last(last: JSON | None) -> JSON | None:
     if last is None:
         return None
     return {**last, "card": dict(last["card"]), "skipped": list(last["skipped"])}

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from games.engines.base import JSON
+
 NOBLE, EMPEROR, LADY, MONK, SEMIMARU = "noble", "emperor", "lady", "monk", "semimaru"
 CARD_TYPES = (NOBLE, EMPEROR, LADY, MONK, SEMIMARU)
 
@@ -32,7 +34,7 @@ class Card(NamedTuple):
     poet_ja: str
     type: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return {"poem": self.poem, "poet": self.poet, "poet_ja": self.poet_ja, "type": self.type}
 
 
@@ -158,3 +160,11 @@ CARDS: tuple[Card | None, ...] = (None,) + tuple(
     Card(poem, poet, poet_ja, _type_of(poem)) for poem, poet, poet_ja in _POETS
 )
 POEMS = tuple(range(1, 101))
+
+
+def card_of(poem: int) -> Card:
+    """The card of a poem (1-100), typed without CARDS' unused slot 0."""
+    card = CARDS[poem]
+    if card is None:
+        raise ValueError(f"There is no poem {poem}.")
+    return card

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from typing import TypeVar, cast
 
-from games.engines.base import (IllegalAction, InvalidOptions, NotYourTurn, ranking_from_scores,
-                                require_action)
+from games.engines.base import (JSON, IllegalAction, InvalidOptions, InvalidState, NotYourTurn,
+                                is_int, is_seat, ranking_from_scores, require_action, require_seed,
+                                require_viewer)
 from games.engines.gin_melds import (CARDS, KNOCK_LIMIT, all_best_splits_mask,
                                      best_discard, best_split, cards_by_rank, cards_of,
                                      deadwood_mask, indices_of, lay_off, lay_off_mask, mask_of,
@@ -33,17 +36,26 @@ HAND_SIZE = 10
 
 ACTION_TYPES = ("take_upcard", "pass", "draw", "discard", "knock", "next_hand")
 OUTCOMES = ("knock", "gin", "undercut", "dead")
+PLAYING = ("upcard", "draw", "discard")  # the phases of a hand being played
+PHASES = (*PLAYING, "hand_over", "over")
+# View keys that show a finished hand: public then, and its cards are dealt again since, so
+# they say nothing about the hands now being played.
+EARLIER_DEALS = ("last_hand", "deciding_hand")
 
 
 @dataclass(frozen=True)
 class Options:
     target: int = DEFAULT_TARGET
 
-    def to_json(self) -> dict:
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    def to_json(self) -> JSON:
         return {"players": PLAYERS, "target": self.target}
 
 
-def parse_options(raw: dict | None) -> Options:
+def parse_options(raw: Options | JSON | None) -> Options:
     if isinstance(raw, Options):
         return raw
     raw = {} if raw is None else raw
@@ -53,27 +65,23 @@ def parse_options(raw: dict | None) -> Options:
     if unknown:
         raise InvalidOptions(f"Unknown Gin Rummy option(s): {', '.join(sorted(map(str, unknown)))}.")
     players = raw.get("players", PLAYERS)
-    if isinstance(players, bool) or not isinstance(players, int) or players != PLAYERS:
+    if not is_int(players) or players != PLAYERS:
         raise InvalidOptions("Gin Rummy is played by exactly 2 players.")
     target = raw.get("target", DEFAULT_TARGET)
-    if isinstance(target, bool) or not isinstance(target, int) or not MIN_TARGET <= target <= MAX_TARGET:
+    if not is_int(target) or not MIN_TARGET <= target <= MAX_TARGET:
         raise InvalidOptions(f"target must be a whole number of points from {MIN_TARGET} to {MAX_TARGET}.")
     return Options(target=target)
 
 
-def new_game(options: Options | dict | None, seed: int) -> "State":
-    options = parse_options(options)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidOptions("The seed must be an integer.")
-    state = State()
-    state.target = options.target
-    state.seed = seed
-    state.dealer = random.Random(f"gin-first-dealer/{seed}").randrange(PLAYERS)
+def new_game(options: Options | JSON | None, seed: int) -> State:
+    target = parse_options(options).target
+    seed = require_seed(seed)
+    state = State(target, seed, dealer=random.Random(f"gin-first-dealer/{seed}").randrange(PLAYERS))
     state._deal()
     return state
 
 
-def _split_for_display(cards: list[str]) -> dict:
+def _split_for_display(cards: list[str]) -> JSON:
     """A hand sorted by its best split: melds first (each in reading order), then deadwood."""
     ordered, melds, loose, deadwood = _display_of_mask(mask_of(cards))
     return {"cards": list(ordered), "melds": [list(m) for m in melds],
@@ -81,7 +89,7 @@ def _split_for_display(cards: list[str]) -> dict:
 
 
 @lru_cache(maxsize=4096)
-def _display_of_mask(mask: int):
+def _display_of_mask(mask: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     # Cached: both seats' views and the CPU ask for the same hands many times in a row.
     deadwood, melds = split_mask(mask)
     loose = mask
@@ -105,31 +113,34 @@ def _deadwood_after_discard(mask: int, banned: str | None) -> int:
     return min(deadwood_mask(mask & ~(1 << i)) for i in indices_of(mask) if CARDS[i] != banned)
 
 
+@dataclass(eq=False)
 class State:
-    """One game. Every attribute is plain JSON data, so ``to_json`` is a deep copy of them."""
+    """One game. Every field is plain JSON data, so ``to_json`` is a deep copy of them (the
+    running ``points`` are stored as ``"scores"``, the name ``scores()`` shows them by)."""
 
-    players = PLAYERS
+    target: int
+    seed: int
+    dealer: int
+    deal_number: int = 0        # deals so far, redeals of dead hands included (seeds each shuffle)
+    hand_number: int = 1        # hands played in this game, this one included
+    phase: str = "upcard"       # one of PHASES
+    current_player: int | None = None
+    hands: list[list[str]] = field(default_factory=lambda: [[], []])
+    stock: list[str] = field(default_factory=list)  # the top card is the last one
+    discard_pile: list[str] = field(default_factory=list)  # the top card is the last one
+    upcard_passes: int = 0
+    stock_only: bool = False    # both passed the upcard: the non-dealer must draw from the stock
+    taken_card: str | None = None  # taken from the discard pile this turn: may not go back
+    history: list[JSON] = field(default_factory=list)  # this hand's public events
+    points: list[int] = field(default_factory=lambda: [0, 0])  # each seat's game score
+    moves: int = 0
+    last: JSON | None = None
+    last_hand: JSON | None = None
+    hand_outcomes: list[JSON] = field(default_factory=list)  # {"outcome", "winner", "points"} per hand
 
-    def __init__(self):
-        self.target = DEFAULT_TARGET
-        self.seed = 0
-        self.deal_number = 0        # deals so far, redeals of dead hands included (seeds each shuffle)
-        self.hand_number = 1        # hands played in this game, this one included
-        self.dealer = 0
-        self.phase = "upcard"       # upcard | draw | discard | hand_over | over
-        self.current_player: int | None = None
-        self.hands: list[list[str]] = [[], []]
-        self.stock: list[str] = []  # the top card is the last one
-        self.discard_pile: list[str] = []  # the top card is the last one
-        self.upcard_passes = 0
-        self.stock_only = False     # both passed the upcard: the non-dealer must draw from the stock
-        self.taken_card: str | None = None  # taken from the discard pile this turn: may not go back
-        self.history: list[dict] = []  # this hand's public events
-        self.scores = [0, 0]
-        self.moves = 0
-        self.last: dict | None = None
-        self.last_hand: dict | None = None
-        self.hand_outcomes: list[dict] = []  # {"outcome", "winner", "points"} per finished hand
+    @property
+    def players(self) -> int:
+        return PLAYERS
 
     # --- dealing -----------------------------------------------------------------------------
 
@@ -156,10 +167,10 @@ class State:
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def legal_actions(self, seat: int) -> list[dict]:
+    def legal_actions(self, seat: int | None) -> list[JSON]:
         if self.phase == "hand_over":
             return [{"type": "next_hand"}] if seat in (0, 1) else []
-        if seat != self.current_player:
+        if seat is None or seat != self.current_player:
             return []
         if self.phase == "upcard":
             return [{"type": "take_upcard"}, {"type": "pass"}]
@@ -190,13 +201,16 @@ class State:
                 held.remove(event["card"])
         return held
 
-    def result(self) -> dict:
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def result(self) -> JSON:
         if not self.is_over:
             raise IllegalAction("The game is not over yet.", "not_over")
-        winner = max(range(PLAYERS), key=lambda s: self.scores[s])
+        winner = max(range(PLAYERS), key=lambda s: self.points[s])
         return {
-            "scores": list(self.scores),
-            "ranking": ranking_from_scores(self.scores),
+            "scores": self.scores(),
+            "ranking": ranking_from_scores(self.points),
             "winners": [winner],
             "draw": False,
             "target": self.target,
@@ -205,7 +219,7 @@ class State:
             "deciding_hand": _copy(self.last_hand),
         }
 
-    def hand_counts(self) -> dict:
+    def hand_counts(self) -> JSON:
         """How the finished hands ended: knock (knocker won), gin, undercut, dead."""
         counts = {outcome: 0 for outcome in OUTCOMES}
         for hand in self.hand_outcomes:
@@ -214,11 +228,11 @@ class State:
 
     # --- actions -------------------------------------------------------------------------------
 
-    def apply(self, seat: int, action: dict) -> None:
+    def apply(self, seat: int | None, action: JSON) -> None:
         """Checks everything before changing anything, so a refused action leaves no trace."""
         action = require_action(action, ACTION_TYPES)
         kind = action["type"]
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if not is_seat(seat, PLAYERS):
             raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", "bad_seat")
         if self.phase == "over":
             raise IllegalAction("The game is over.", "game_over")
@@ -332,17 +346,19 @@ class State:
         knocker_mask = mask_of(self.hands[knocker])
         defender_mask = mask_of(self.hands[defender])
         knocker_deadwood, splits = all_best_splits_mask(knocker_mask)
+        layoffs: list[tuple[int, int]]
         if knocker_deadwood == 0:
             # Gin: no layoffs; any best split shows the same thing.
             melds = splits[0]
             defender_deadwood, layoffs, defender_melds = deadwood_mask(defender_mask), [], split_mask(defender_mask)[1]
         else:
             # The knocker lays down the best split that leaves the defender the most deadwood.
-            chosen = None
+            chosen: tuple[tuple[int, ...], tuple[int, list[tuple[int, int]], tuple[int, ...]]] | None = None
             for melds in splits:
                 laid = lay_off_mask(melds, defender_mask)
                 if chosen is None or laid[0] > chosen[1][0]:
                     chosen = (melds, laid)
+            assert chosen is not None  # a hand has at least one best split
             melds, (defender_deadwood, layoffs, defender_melds) = chosen
         if knocker_deadwood == 0:
             outcome, winner, points = "gin", knocker, defender_deadwood + GIN_BONUS
@@ -352,7 +368,7 @@ class State:
             outcome, winner = "undercut", defender
             points = knocker_deadwood - defender_deadwood + UNDERCUT_BONUS
         laid_mask = sum(1 << i for i, _ in layoffs)
-        sides = [None, None]
+        sides: list[JSON | None] = [None, None]
         sides[knocker] = _side(knocker_mask, melds)
         sides[defender] = _side(defender_mask & ~laid_mask, defender_melds)
         deadwoods = [0, 0]
@@ -385,40 +401,51 @@ class State:
             "last_discard": {"seat": seat, "card": card},
         })
 
-    def _finish_hand(self, summary: dict) -> None:
+    def _finish_hand(self, summary: JSON) -> None:
         winner, points = summary["winner"], summary["points"]
         if winner is not None:
-            self.scores[winner] += points
+            self.points[winner] += points
             self.dealer = winner  # the winner of a hand deals the next; a dead hand keeps the dealer
-        summary.update({"hand_number": self.hand_number, "scores": list(self.scores)})
+        summary.update({"hand_number": self.hand_number, "scores": self.scores()})
         self.last_hand = summary
         self.hand_outcomes.append({"outcome": summary["outcome"], "winner": winner, "points": points})
         self.last = {"type": "hand_over", "outcome": summary["outcome"], "seat": summary["knocker"],
                      "winner": winner, "points": points}
         self.current_player = None
         self.taken_card = None
-        self.phase = "over" if max(self.scores) >= self.target else "hand_over"
+        self.phase = "over" if max(self.points) >= self.target else "hand_over"
         if self.phase == "over":
             self.last["type"] = "game_over"
 
     # --- views and persistence ---------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
-        if seat is not None and (isinstance(seat, bool) or seat not in (0, 1)):
-            raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", "bad_seat")
-        playing = self.phase in ("upcard", "draw", "discard")
+    def hidden_cards(self, seat: int | None) -> list[str]:
+        """The stock, and while a hand is played every other hand's cards except those taken
+        from the discard pile (public); a finished hand is shown whole."""
+        hidden = list(self.stock)
+        if self.phase in PLAYING:
+            for other in range(PLAYERS):
+                if other != seat:
+                    known = self.known_cards(other)
+                    hidden += [card for card in self.hands[other] if card not in known]
+        return hidden
+
+    def view(self, seat: int | None) -> JSON:
+        require_viewer(seat, PLAYERS, f"There is no seat {seat!r} in Gin Rummy.")
+        playing = self.phase in PLAYING
         known = [self.known_cards(s) for s in range(PLAYERS)]
         counts = [len(h) for h in self.hands]
         last = dict(self.last) if self.last else None
-        if last and last.get("source") == "stock" and last["seat"] == seat and self.phase == "discard":
+        if last and seat is not None and last.get("source") == "stock" and last["seat"] == seat \
+                and self.phase == "discard":
             last["card"] = self.hands[seat][-1]  # only the drawer learns what came off the stock
-        view = {
+        view: JSON = {
             "game": GAME,
             "players": PLAYERS,
             "seat": seat,
             "current_player": self.current_player,
             "is_over": self.is_over,
-            "scores": list(self.scores),
+            "scores": self.scores(),
             "moves": self.moves,
             "last": last,
             "legal_actions": self.legal_actions(seat) if seat is not None else [],
@@ -446,33 +473,93 @@ class State:
                                 "known_cards": view["known_cards"][other]}
         return view
 
-    def _hand_view(self, seat: int) -> dict:
+    def _hand_view(self, seat: int) -> JSON:
         hand = _split_for_display(self.hands[seat])
         full = len(self.hands[seat]) == HAND_SIZE + 1
         hand["deadwood_after_discard"] = (
             _deadwood_after_discard(mask_of(self.hands[seat]), self.taken_card) if full else None)
         return hand
 
-    def to_json(self) -> dict:
-        return _copy(vars(self))
+    def to_json(self) -> JSON:
+        data = {item.name: getattr(self, item.name) for item in fields(self)}
+        data["scores"] = data.pop("points")
+        return _copy(data)
 
     @classmethod
-    def from_json(cls, data: dict) -> "State":
-        state = cls()
-        expected = set(vars(state))
-        if not isinstance(data, dict) or set(data) != expected:
-            raise ValueError("Not a Gin Rummy state.")
-        for key, value in _copy(data).items():
-            setattr(state, key, value)
+    def from_json(cls, data: JSON) -> State:
+        """The state back, refused (``invalid_state``) unless every invariant below holds."""
+        stored = {"scores" if item.name == "points" else item.name for item in fields(cls)}
+        if not isinstance(data, dict) or set(data) != stored:
+            raise InvalidState("Not a Gin Rummy state: it must have exactly the fields "
+                               f"{', '.join(sorted(stored))}.")
+        values = _copy(data)
+        values["points"] = values.pop("scores")
+        state = cls(**values)
+        try:
+            problem = next((problem for holds, problem in state._invariants() if not holds()), None)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            problem = f"a field has the wrong shape ({exc})"
+        if problem:
+            raise InvalidState(f"Not a valid Gin Rummy state: {problem}.")
         return state
 
+    def _invariants(self) -> tuple[tuple[Callable[[], bool], str], ...]:
+        """Checks in order (a later one relies on the earlier ones), each with what it means."""
+        def whole(value: object, low: int, high: int | None = None) -> bool:
+            return is_int(value) and low <= value and (high is None or value <= high)
 
-def _copy(data):
+        def seat_or_none(value: object) -> bool:
+            return value is None or is_seat(value, PLAYERS)
+
+        def json_or_none(value: object) -> bool:
+            return value is None or isinstance(value, dict)
+
+        playing = self.phase in PLAYING
+        return (
+            (lambda: whole(self.target, MIN_TARGET, MAX_TARGET) and is_int(self.seed)
+             and whole(self.deal_number, 0) and whole(self.hand_number, 1) and whole(self.moves, 0),
+             "target, seed and counters must be whole numbers in range"),
+            (lambda: isinstance(self.points, list) and len(self.points) == PLAYERS
+             and all(whole(p, 0) for p in self.points), "one score of 0 or more per seat"),
+            (lambda: is_seat(self.dealer, PLAYERS) and seat_or_none(self.current_player),
+             "the dealer and the player to act must be seats"),
+            (lambda: self.phase in PHASES, f"the phase must be one of {', '.join(PHASES)}"),
+            (lambda: (self.current_player is None) != playing,
+             "someone is to act exactly while a hand is played"),
+            (lambda: (self.phase == "over") == (max(self.points) >= self.target),
+             "the game is over exactly when a score reaches the target"),
+            (lambda: isinstance(self.hands, list) and len(self.hands) == PLAYERS
+             and all(isinstance(hand, list) for hand in (*self.hands, self.stock, self.discard_pile))
+             and sorted(card for cards in (*self.hands, self.stock, self.discard_pile) for card in cards)
+             == sorted(CARDS),
+             "the 52 cards must each be in a hand, the stock or the discard pile exactly once"),
+            (lambda: [len(hand) for hand in self.hands]
+             == [HAND_SIZE + (self.phase == "discard" and seat == self.current_player)
+                 for seat in range(PLAYERS)],
+             "a hand holds 10 cards, 11 for the player about to discard"),
+            (lambda: self.taken_card is None
+             or (self.phase == "discard" and self.current_player is not None
+                 and self.taken_card in self.hands[self.current_player]),
+             "the card just taken must be in the hand of the player about to discard"),
+            (lambda: self.upcard_passes in (0, 1, 2) and isinstance(self.stock_only, bool),
+             "the upcard is passed at most twice"),
+            (lambda: isinstance(self.history, list) and all(isinstance(e, dict) for e in self.history)
+             and isinstance(self.hand_outcomes, list)
+             and all(isinstance(h, dict) and h.get("outcome") in OUTCOMES for h in self.hand_outcomes)
+             and json_or_none(self.last) and json_or_none(self.last_hand),
+             "the history and the finished hands must be JSON objects"),
+        )
+
+
+T = TypeVar("T")
+
+
+def _copy(data: T) -> T:
     """A deep copy of plain JSON data (much faster than copy.deepcopy, which views need often)."""
-    return json.loads(json.dumps(data))
+    return cast(T, json.loads(json.dumps(data)))
 
 
-def _side(mask: int, melds) -> dict:
+def _side(mask: int, melds: Iterable[int]) -> JSON:
     """One player's cards at the end of a hand: melds and deadwood."""
     loose = mask
     for meld in melds:
@@ -481,7 +568,7 @@ def _side(mask: int, melds) -> dict:
             "deadwood": value_of(loose)}
 
 
-def _expect_keys(action: dict, keys: tuple[str, ...]) -> None:
+def _expect_keys(action: JSON, keys: tuple[str, ...]) -> None:
     extra = set(action) - {"type", *keys}
     if extra:
         raise IllegalAction(f"Unexpected field(s) in action: {', '.join(sorted(map(str, extra)))}.",

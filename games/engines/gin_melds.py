@@ -17,6 +17,7 @@ same searches on masks, for the engine and the CPU players.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import product
 
 RANKS = "A23456789TJQK"
@@ -42,7 +43,7 @@ def card_index(card: object) -> int:
         raise ValueError(f"{card!r} is not a card (rank in {RANKS}, suit in {SUITS}, e.g. 'TD')")
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[object]) -> int:
     """Mask of distinct card strings; ValueError on unknown or repeated cards."""
     mask = 0
     for card in cards:
@@ -78,7 +79,7 @@ def value_of(mask: int) -> int:
 
 # --- one-suit tables ---------------------------------------------------------------------------
 
-def _build_suit_tables():
+def _build_suit_tables() -> tuple[list[int], list[tuple[int, ...]], list[int], list[int]]:
     """For every 13-bit suit pattern: least run-only deadwood and one best list of runs.
 
     The lowest card of a pattern is either deadwood or the lowest card of a run, which gives a
@@ -119,12 +120,12 @@ def _build_suit_tables():
 _RUN_DEADWOOD, _RUN_MELDS, _DROP_DEADWOOD, _DROP_CARDS = _build_suit_tables()
 
 
-def _build_set_choices():
+def _build_set_choices() -> dict[int, tuple[int, ...]]:
     """For each 4-bit pattern of suits holding one rank: the ways to meld that rank as a set.
 
     Each choice is the 4-bit pattern of suits put in the set; 0 = no set.
     """
-    choices = {}
+    choices: dict[int, tuple[int, ...]] = {}
     for present in range(16):
         count = bin(present).count("1")
         if count == 3:
@@ -137,7 +138,8 @@ def _build_set_choices():
 _SET_CHOICES = _build_set_choices()
 
 
-def _set_options(s0: int, s1: int, s2: int, s3: int, triples: int):
+def _set_options(s0: int, s1: int, s2: int, s3: int,
+                 triples: int) -> Iterator[tuple[int, int, int, int, int]]:
     """Every way to take sets out of a hand: yields (set_mask, s0, s1, s2, s3 left for runs)."""
     per_rank = []
     bits = triples
@@ -192,12 +194,13 @@ def split_mask(mask: int) -> tuple[int, tuple[int, ...]]:
     table = _RUN_DEADWOOD
     triples = _triples(s0, s1, s2, s3)
     if triples:
-        best = None
+        best: tuple[int, tuple[int, int, int, int, int]] | None = None
         for option in _set_options(s0, s1, s2, s3, triples):
             _, a, b, c, d = option
             value = table[a] + table[b] + table[c] + table[d]
             if best is None or value < best[0]:
                 best = (value, option)
+        assert best is not None  # taking no set at all is always an option
         value, (sets, s0, s1, s2, s3) = best
         melds = [_set_mask(rank, suits_holding(sets, rank)) for rank in range(13) if suits_holding(sets, rank)]
     else:
@@ -334,7 +337,7 @@ def _layoff_options(meld: int, defender: int) -> list[int]:
     return [b | a for b in below for a in above]
 
 
-def lay_off_mask(knocker_melds, defender: int) -> tuple[int, list[tuple[int, int]], tuple[int, ...]]:
+def lay_off_mask(knocker_melds: Sequence[int], defender: int) -> tuple[int, list[tuple[int, int]], tuple[int, ...]]:
     """Defender's least deadwood after laying off onto ``knocker_melds`` and melding the rest.
 
     Every combination of layoffs (per meld: the missing 4th card of a set, or a chain of cards
@@ -343,7 +346,7 @@ def lay_off_mask(knocker_melds, defender: int) -> tuple[int, list[tuple[int, int
     Returns (deadwood, [(card index, meld number)], defender's melds).
     """
     per_meld = [_layoff_options(meld, defender) for meld in knocker_melds]
-    best = None
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
     for choice in product(*per_meld):
         used = 0
         for cards in choice:
@@ -354,9 +357,10 @@ def lay_off_mask(knocker_melds, defender: int) -> tuple[int, list[tuple[int, int
             key = (deadwood_mask(defender & ~used), bin(used).count("1"))
             if best is None or key < best[0]:
                 best = (key, choice)
+    assert best is not None  # laying off nothing always fits
     (deadwood, _), choice = best
     used = 0
-    layoffs = []
+    layoffs: list[tuple[int, int]] = []
     for number, (meld, cards) in enumerate(zip(knocker_melds, choice)):
         used |= cards
         near_first = sorted(indices_of(cards), key=lambda i: _distance_to(meld, i))
@@ -372,7 +376,7 @@ def _distance_to(meld: int, index: int) -> int:
 
 # --- public functions on card strings ----------------------------------------------------------
 
-def _checked_mask(cards, sizes: tuple[int, ...]) -> int:
+def _checked_mask(cards: Iterable[object], sizes: tuple[int, ...]) -> int:
     cards = list(cards)
     if len(cards) not in sizes:
         raise ValueError(f"expected {' or '.join(map(str, sizes))} cards, got {len(cards)}")
@@ -384,19 +388,19 @@ def meld_cards(meld: int) -> list[str]:
     return cards_of(meld)
 
 
-def best_split(cards) -> tuple[int, list[list[str]]]:
+def best_split(cards: Iterable[str]) -> tuple[int, list[list[str]]]:
     """(least deadwood, one split into melds achieving it) for 10 or 11 card strings."""
     deadwood, melds = split_mask(_checked_mask(cards, (10, 11)))
     return deadwood, [meld_cards(m) for m in melds]
 
 
-def best_discard(cards11) -> tuple[list[str], int]:
+def best_discard(cards11: Iterable[str]) -> tuple[list[str], int]:
     """(every discard leaving the least deadwood, that deadwood) for 11 card strings."""
     deadwood, discards = best_discard_mask(_checked_mask(cards11, (11,)))
     return cards_by_rank(discards), deadwood
 
 
-def lay_off(knocker_melds, defender_cards) -> tuple[int, list[tuple[str, int]], list[list[str]]]:
+def lay_off(knocker_melds: Iterable[Iterable[str]], defender_cards: Iterable[str]) -> tuple[int, list[tuple[str, int]], list[list[str]]]:
     """(defender's deadwood, layoffs as (card, knocker meld number), defender's own melds).
 
     ``knocker_melds`` is a list of melds (lists of card strings); ``defender_cards`` the

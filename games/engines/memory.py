@@ -39,15 +39,21 @@ from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 
 from games.engines.base import (
-    GameError,
+    JSON,
     IllegalAction,
     InvalidOptions,
+    InvalidState,
     NotYourTurn,
+    is_int,
+    is_seat,
     ranking_from_scores,
     require_action,
+    require_seed,
+    require_viewer,
 )
 
 GAME = "memory"
+EARLIER_DEALS: tuple[str, ...] = ()  # one deal per game
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 DECK_SIZES = (24, 40, 52, 104)
 MATCH_RULES = ("rank", "colour", "zebra", "identical")
@@ -79,6 +85,8 @@ LONG_TABLE = (13, 4)  # 52 cards only
 FIRST, SECOND, REVEAL, OVER = "first", "second", "reveal", "over"
 _POSITION = re.compile(r"[A-Z][1-9][0-9]?")  # ASCII only: "A١" is not A1
 PHASES = (FIRST, SECOND, REVEAL, OVER)
+STATE_FIELDS = {"game", "options", "cards", "taken_by", "face_up", "phase", "turn_seat", "pairs",
+                "failed", "moves", "turn_number", "last"}  # to_json's keys
 
 
 @dataclass(frozen=True)
@@ -91,7 +99,7 @@ class Options:
     deck: str = "playing_cards"
     long_table: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         """The canonical options. The picture deck and the long table are named only when
         chosen, so a game with playing cards on the usual grid has the same options as before
         they existed (its records' settings compare equal to the older ones')."""
@@ -109,7 +117,7 @@ class Options:
         return self.cards + (2 if self.jokers else 0)
 
 
-def parse_options(raw: dict | None) -> Options:
+def parse_options(raw: Options | JSON | None) -> Options:
     """Validates options. With playing cards ``identical`` goes with two decks (104) and only
     with them: when one of ``cards=104`` / ``match=identical`` is given alone the other is
     implied. The picture deck implies ``identical``."""
@@ -123,7 +131,7 @@ def parse_options(raw: dict | None) -> Options:
     if unknown:
         raise InvalidOptions(f"Unknown option(s) for Memory: {', '.join(map(str, unknown))}.")
     players = raw.get("players", Options.players)
-    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidOptions(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}.")
     deck_kind = raw.get("deck", Options.deck)
     if deck_kind not in DECKS:
@@ -143,10 +151,10 @@ def parse_options(raw: dict | None) -> Options:
     return Options(players, cards, jokers, match, one_flip, deck_kind, long_table)
 
 
-def _playing_card_options(raw: dict) -> tuple[int, str, bool]:
+def _playing_card_options(raw: JSON) -> tuple[int, str, bool]:
     default_cards = 104 if raw.get("match") == "identical" else Options.cards
     cards = raw.get("cards", default_cards)
-    if not _is_int(cards) or cards not in DECK_SIZES:
+    if not is_int(cards) or cards not in DECK_SIZES:
         raise InvalidOptions("cards must be 24, 40, 52 or 104 (two decks).")
     match = raw.get("match", "identical" if cards == 104 else Options.match)
     if match not in MATCH_RULES:
@@ -157,10 +165,10 @@ def _playing_card_options(raw: dict) -> tuple[int, str, bool]:
     return cards, match, _jokers(raw)
 
 
-def _picture_options(raw: dict) -> tuple[int, str, bool]:
+def _picture_options(raw: JSON) -> tuple[int, str, bool]:
     """Pairs of identical pictures: 24, 40 or 52 cards (up to 26 pictures), no jokers."""
     cards = raw.get("cards", Options.cards)
-    if not _is_int(cards) or cards not in PICTURE_DECK_SIZES:
+    if not is_int(cards) or cards not in PICTURE_DECK_SIZES:
         raise InvalidOptions(f"The picture deck has 24, 40 or 52 cards ({len(PICTURES)} "
                              "pictures at most, two of each).")
     match = raw.get("match", "identical")
@@ -172,15 +180,11 @@ def _picture_options(raw: dict) -> tuple[int, str, bool]:
     return cards, match, False
 
 
-def _jokers(raw: dict) -> bool:
+def _jokers(raw: JSON) -> bool:
     jokers = raw.get("jokers", Options.jokers)
     if not isinstance(jokers, bool):
         raise InvalidOptions("jokers must be true or false.")
     return jokers
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # ---------------------------------------------------------------------------- cards
@@ -243,7 +247,7 @@ class Grid:
                      for row, column in map(self.place, range(self.count)))
 
     @cached_property
-    def flips(self) -> tuple[dict, ...]:
+    def flips(self) -> tuple[JSON, ...]:
         """The flip action of each position (callers copy before changing one)."""
         return tuple({"type": "flip", "pos": name} for name in self.names)
 
@@ -277,12 +281,10 @@ def _grid(columns: int, rows: int, count: int) -> Grid:
 
 # ---------------------------------------------------------------------------- game
 
-def new_game(options: Options | dict | None, seed: int) -> State:
+def new_game(options: Options | JSON | None, seed: int) -> State:
     """Deals from the seed (Python's Mersenne Twister): the same seed, the same game."""
     options = parse_options(options)
-    if not _is_int(seed):
-        raise InvalidOptions("The seed must be an integer.")
-    rng = random.Random(seed)
+    rng = random.Random(require_seed(seed))
     cards = deck(options)
     rng.shuffle(cards)
     first = rng.randrange(options.players)
@@ -294,7 +296,7 @@ def new_game(options: Options | dict | None, seed: int) -> State:
 class State:
     def __init__(self, options: Options, cards: list[str], taken_by: list[int | None],
                  face_up: list[int], phase: str, turn_seat: int, pairs: list[int],
-                 failed: list[int], moves: int, turn_number: int, last: dict | None):
+                 failed: list[int], moves: int, turn_number: int, last: JSON | None):
         self.options = options
         self.grid = grid_for(options)
         self.cards = cards          # identity of every position; never leaves the server
@@ -322,7 +324,7 @@ class State:
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: int | None) -> list[dict]:
+    def legal_actions(self, seat: int | None) -> list[JSON]:
         if seat is None or seat != self.current_player:
             return []
         flips = self.grid.flips
@@ -346,10 +348,10 @@ class State:
         self.last = {"type": "conceal", "seat": seat, "positions": concealed,
                      "next": self.turn_seat}
 
-    def apply(self, seat: int | None, action: dict) -> None:
+    def apply(self, seat: int | None, action: JSON) -> None:
         if self.is_over:
             raise IllegalAction("The game is over.", "game_over")
-        if not _is_int(seat) or not 0 <= seat < self.players:
+        if not is_seat(seat, self.players):
             raise IllegalAction("Only a seated player can flip.", "not_a_player")
         if self.phase == REVEAL:
             raise NotYourTurn("Wait: the two cards are being turned back.")
@@ -411,7 +413,7 @@ class State:
             return list(self.pairs)
         return [2 * p for p in self.pairs]
 
-    def result(self) -> dict:
+    def result(self) -> JSON:
         if not self.is_over:
             raise IllegalAction("The game is not over yet.", "not_over")
         scores = self.scores()
@@ -428,10 +430,16 @@ class State:
 
     # -------------------------------------------------------------- views
 
-    def view(self, seat: int | None) -> dict:
+    def hidden_cards(self, seat: int | None) -> list[str]:
+        """The face-down cards, whoever asks. A card lying face up or taken elsewhere is not
+        hidden: the same card twice (two decks, the jokers, the pictures) cannot be told apart."""
+        down = set(self.face_down())
+        shown = {card for index, card in enumerate(self.cards) if index not in down}
+        return sorted({self.cards[index] for index in down} - shown)
+
+    def view(self, seat: int | None) -> JSON:
         """What anyone may see: face-up and taken cards, never a face-down identity."""
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < self.players):
-            raise IllegalAction(f"No seat {seat!r} in a {self.players}-player game.", "bad_seat")
+        require_viewer(seat, self.players)
         layout = []
         up = set(self.face_up)
         names, columns = self.grid.names, self.grid.columns
@@ -475,7 +483,7 @@ class State:
 
     # -------------------------------------------------------------- JSON
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return {
             "game": GAME,
             "options": self.options.to_json(),
@@ -492,10 +500,12 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> State:
+    def from_json(cls, data: JSON) -> State:
         try:
             if data["game"] != GAME:
                 raise ValueError("not a Memory state")
+            if set(data) != STATE_FIELDS:
+                raise ValueError(f"the fields must be {', '.join(sorted(STATE_FIELDS))}")
             options = parse_options(data["options"])
             cards = [str(c) for c in data["cards"]]
             taken_by = [None if s is None else int(s) for s in data["taken_by"]]
@@ -508,7 +518,7 @@ class State:
             turn_number = int(data["turn_number"])
             last = _copy_last(data["last"])
         except (KeyError, TypeError, ValueError, AttributeError, InvalidOptions) as exc:
-            raise GameError(f"Not a valid Memory state: {exc}", "invalid_state") from exc
+            raise InvalidState(f"Not a valid Memory state: {exc}") from exc
         players = options.players
         checks = (
             (lambda: sorted(cards) == sorted(deck(options)), "the cards are not this deck"),
@@ -529,12 +539,12 @@ class State:
         )
         for check, problem in checks:  # in order: a later check relies on the earlier ones
             if not check():
-                raise GameError(f"Not a valid Memory state: {problem}.", "invalid_state")
+                raise InvalidState(f"Not a valid Memory state: {problem}.")
         return cls(options, cards, taken_by, face_up, phase, turn_seat, pairs, failed, moves,
                    turn_number, last)
 
 
-def _copy_last(last: dict | None) -> dict | None:
+def _copy_last(last: JSON | None) -> JSON | None:
     if last is None:
         return None
     return {key: list(value) if isinstance(value, list) else value for key, value in last.items()}

@@ -713,9 +713,7 @@ def resign(room_id: str, held: list[int]) -> Outcome:
                             "The game is not being played.")
         loser = seats[0]
         winner = 1 - loser
-        scores = getattr(work.state, "scores", None)
-        scores = list(scores() if callable(scores) else scores) if scores is not None else None
-        _finish(work, {"scores": scores, "ranking": [[winner], [loser]], "winners": [winner],
+        _finish(work, {"scores": work.state.scores(), "ranking": [[winner], [loser]], "winners": [winner],
                        "draw": False}, resigned=loser)
         room.step_at = None
         work.mark({"type": "resign", "seat": loser})

@@ -21,7 +21,7 @@ import numpy as np
 
 from games.cpu import bozu as bozu_cpu
 from games.engines import bozu
-from games.engines.base import InvalidOptions
+from games.engines.base import GOLDEN_GAMMA, MASK64, MIX_MULTIPLIER_1, MIX_MULTIPLIER_2, InvalidOptions
 from games.engines.bozu_cards import CARDS, POEMS
 from games.sim.common import play_one, summarise
 
@@ -39,7 +39,7 @@ _MISS_NEXT_TURN = ROLE_CODE[bozu.MISS_NEXT_TURN]
 _OTHERS_TO_CENTRE = ROLE_CODE[bozu.OTHERS_TO_CENTRE]
 
 # poem * golden gamma (mod 2**64) for poems 1..100: the per-card SplitMix64 increments.
-_POEM_GAMMAS = np.array([(poem * bozu.GOLDEN_GAMMA) & bozu.MASK64 for poem in POEMS], dtype=np.uint64)
+_POEM_GAMMAS = np.array([(poem * GOLDEN_GAMMA) & MASK64 for poem in POEMS], dtype=np.uint64)
 
 
 def run(players: int | None = None, levels: list[str] | None = None, games: int = 100,
@@ -113,8 +113,8 @@ def card_role_codes(opts: bozu.Options) -> np.ndarray:
 def deal_fast(seeds: np.ndarray) -> np.ndarray:
     """``bozu.deal`` for many seeds at once: poem indices (0-based), top card first."""
     z = seeds[:, None] + _POEM_GAMMAS[None, :]  # uint64 arrays wrap, as the engine masks
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(bozu.MIX_MULTIPLIER_1)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(bozu.MIX_MULTIPLIER_2)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX_MULTIPLIER_1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX_MULTIPLIER_2)
     z ^= z >> np.uint64(31)
     # The keys of one game are distinct (the mix is a bijection), so any sort gives the same order.
     return np.argsort(z, axis=1)

@@ -26,7 +26,7 @@ def rig(hands, *, current=0, dealer=1, phase="discard", stock=None, pile=("5C",)
     state.discard_pile = list(pile)
     state.stock = stock.split() if stock is not None else sorted(DECK - used)
     state.current_player, state.dealer, state.phase = current, dealer, phase
-    state.scores, state.taken_card = list(scores), taken
+    state.points, state.taken_card = list(scores), taken
     return state
 
 
@@ -143,7 +143,7 @@ def test_gin_scores_25_plus_deadwood_without_layoffs():
     hand = state.last_hand
     assert hand["outcome"] == "gin" and hand["layoffs"] == []
     assert hand["deadwoods"] == [0, 70]
-    assert hand["points"] == 70 + 25 and state.scores == [95, 0]
+    assert hand["points"] == 70 + 25 and state.scores() == [95, 0]
 
 
 def test_knock_with_layoffs_scores_the_difference():
@@ -153,7 +153,7 @@ def test_knock_with_layoffs_scores_the_difference():
     assert hand["outcome"] == "knock" and hand["winner"] == 0 and hand["knocker"] == 0
     assert sorted(l["card"] for l in hand["layoffs"]) == ["4S", "5S", "7S"]
     assert hand["deadwoods"] == [4, 48]
-    assert hand["points"] == 44 and state.scores == [44, 0]
+    assert hand["points"] == 44 and state.scores() == [44, 0]
     assert hand["hands"][1]["deadwood_cards"] == ["2H", "3D", "6D", "8C", "9H", "TH", "KH"]
 
 
@@ -163,7 +163,7 @@ def test_tie_is_an_undercut():
     hand = state.last_hand
     assert hand["deadwoods"] == [7, 7]
     assert hand["outcome"] == "undercut" and hand["winner"] == 1 and hand["points"] == 25
-    assert state.scores == [10, 45]
+    assert state.scores() == [10, 45]
 
 
 def test_undercut_after_layoffs_scores_difference_plus_25():
@@ -174,7 +174,7 @@ def test_undercut_after_layoffs_scores_difference_plus_25():
     assert sorted(l["card"] for l in hand["layoffs"]) == ["4S", "5S"]
     assert hand["deadwoods"] == [9, 2]
     assert hand["outcome"] == "undercut" and hand["winner"] == 1
-    assert hand["points"] == 9 - 2 + 25 and state.scores == [0, 32]
+    assert hand["points"] == 9 - 2 + 25 and state.scores() == [0, 32]
 
 
 def test_layoffs_are_chosen_jointly_in_a_real_hand():
@@ -209,14 +209,14 @@ def test_dead_hand_when_a_discard_leaves_two_cards_in_the_stock():
     state.apply(0, {"type": "discard", "card": "QS"})
     assert state.phase == "hand_over" and state.current_player is None
     assert state.last_hand["outcome"] == "dead" and state.last_hand["points"] == 0
-    assert state.scores == [12, 30]
+    assert state.scores() == [12, 30]
     assert state.legal_actions(0) == state.legal_actions(1) == [{"type": "next_hand"}]
     assert state.pending_automatic() == "next_hand"
     state.apply_automatic()
     # Same dealer deals again, a fresh shuffle.
     assert state.dealer == 1 and state.current_player == 0 and state.phase == "upcard"
     assert state.deal_number == 4 and state.hand_number == 5
-    assert len(state.stock) == 31 and state.scores == [12, 30]
+    assert len(state.stock) == 31 and state.scores() == [12, 30]
     assert state.hand_counts() == {"knock": 0, "gin": 0, "undercut": 0, "dead": 1}
 
 

@@ -29,7 +29,8 @@ A game is one module ``games/engines/<game>.py`` exposing:
 Secrets: ``view(seat)`` is the only thing that leaves the server, so it holds what that seat
 (``None``: a spectator) may see and nothing else. Each state names the cards a seat may not
 see with ``hidden_cards(seat)`` (the deck, the face-down cards, the other hand); views are
-checked never to contain one of them.
+checked never to contain one of them, except under the keys ``EARLIER_DEALS`` names (Gin
+Rummy's summary of the last hand shows cards that have been shuffled and dealt again since).
 
 Boundary: engines are pure Python, with no Django import anywhere under ``games/engines`` or
 ``games/cpu``. A CPU player (``games/cpu/<game>.py``) is built by ``make_cpu(level, seat,
@@ -45,6 +46,7 @@ ranking of scores, and :class:`SplitMix64`, the one seeded generator written in 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, Self, TypeGuard
 
 JSON = dict[str, Any]
@@ -135,8 +137,9 @@ class GameState(Protocol):
     def view(self, seat: int | None) -> JSON:
         """Everything that seat (``None``: a spectator) may see and nothing else."""
 
-    def hidden_cards(self, seat: int | None) -> list[str]:
-        """Every card that seat may not see now, as the views name cards."""
+    def hidden_cards(self, seat: int | None) -> Sequence[object]:
+        """Every card that seat may not see now, as the views show a card (a string like
+        ``"TD"``, or a JSON object)."""
 
     def to_json(self) -> JSON: ...
 
@@ -149,6 +152,8 @@ class GameEngine(Protocol):
     """A game's module (``games/engines/<game>.py``), as the registry loads it."""
 
     GAME: str
+    EARLIER_DEALS: tuple[str, ...]
+    """View keys that show the cards of a finished deal: public then, and dealt again since."""
 
     def parse_options(self, raw: JSON | None) -> GameOptions: ...
 

@@ -50,6 +50,7 @@ from games.engines.bozu_cards import (
 )
 
 GAME = "bozu"
+EARLIER_DEALS: tuple[str, ...] = ()  # one deal per game
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SEMIMARU_RULES = ("monk", "noble", "skip", "others_to_centre")
 EMPEROR_RULES = ("noble", "again")
@@ -62,6 +63,8 @@ FLIP_AGAIN = "flip_again"
 MISS_NEXT_TURN = "miss_next_turn"
 OTHERS_TO_CENTRE = "others_to_centre"
 ROLES = (TO_PILE, PILE_TO_CENTRE, TAKES_CENTRE, FLIP_AGAIN, MISS_NEXT_TURN, OTHERS_TO_CENTRE)
+STATE_FIELDS = {"game", "options", "deck", "piles", "centre", "current_player", "skip", "moves",
+                "last"}  # to_json's keys
 
 
 @dataclass(frozen=True)
@@ -302,6 +305,8 @@ class State:
         try:
             if data["game"] != GAME:
                 raise ValueError("not a Bozu Mekuri state")
+            if set(data) != STATE_FIELDS:
+                raise ValueError(f"the fields must be {', '.join(sorted(STATE_FIELDS))}")
             options = parse_options(data["options"])
             deck = [int(p) for p in data["deck"]]
             piles = [[int(p) for p in pile] for pile in data["piles"]]

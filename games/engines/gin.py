@@ -22,7 +22,7 @@ from games.engines.gin_melds import (CARDS, KNOCK_LIMIT, all_best_splits_mask,
                                      deadwood_mask, indices_of, lay_off, lay_off_mask, mask_of,
                                      split_mask, value_of)
 
-__all__ = ["GAME", "Options", "State", "parse_options", "new_game",
+__all__ = ["GAME", "EARLIER_DEALS", "Options", "State", "parse_options", "new_game",
            "best_split", "best_discard", "lay_off"]
 
 GAME = "gin"
@@ -40,7 +40,7 @@ PLAYING = ("upcard", "draw", "discard")  # the phases of a hand being played
 PHASES = (*PLAYING, "hand_over", "over")
 # View keys that show a finished hand: public then, and its cards are dealt again since, so
 # they say nothing about the hands now being played.
-EARLIER_DEALS = ("last_hand", "deciding_hand")
+EARLIER_DEALS: tuple[str, ...] = ("last_hand", "deciding_hand")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engines import gin
-from games.engines.base import IllegalAction, InvalidOptions, NotYourTurn
+from games.engines.base import IllegalAction, InvalidOptions, InvalidState, NotYourTurn
 from games.engines.gin import best_split
 
 DECK = {r + s for s in "SHDC" for r in "A23456789TJQK"}
@@ -368,6 +368,38 @@ def test_json_round_trip_and_determinism():
     with pytest.raises(ValueError):
         gin.State.from_json({"scores": [0, 0]})
 
+
+def test_from_json_refuses_a_state_that_breaks_an_invariant():
+    # A stored state is data from outside: each way of breaking it is refused with its reason,
+    # not played on to fail later.
+    state = rig(["AS 2S 3S 7H 7D 7C JD QD KD 9C 4H", "2H 4C 6H 8H TH 2C 5D 6C 8C TC"])
+    good = state.to_json()
+    assert gin.State.from_json(good).to_json() == good
+
+    def broken(**changes):
+        return {**json.loads(json.dumps(good)), **changes}
+
+    hands = good["hands"]
+    cases = {
+        "must have exactly the fields": {k: v for k, v in good.items() if k != "history"},
+        "whole numbers in range": broken(target=0),
+        "one score of 0 or more per seat": broken(scores=[0, -5]),
+        "must be seats": broken(dealer=2),
+        "the phase must be one of": broken(phase="bidding"),
+        "someone is to act exactly while a hand is played": broken(current_player=None),
+        "the game is over exactly when a score reaches the target": broken(scores=[100, 0]),
+        "exactly once": broken(hands=[hands[0][:-1] + [hands[1][0]], hands[1]]),
+        "11 for the player about to discard": broken(hands=[hands[0][:-1], hands[1]],
+                                                     stock=good["stock"] + [hands[0][-1]]),
+        "the card just taken": broken(taken_card=hands[1][0]),
+        "at most twice": broken(upcard_passes=3),
+        "JSON objects": broken(history=["draw"]),
+        "wrong shape": broken(stock=[7, *good["stock"][1:]]),
+    }
+    for reason, data in cases.items():
+        with pytest.raises(InvalidState, match=reason) as error:
+            gin.State.from_json(data)
+        assert error.value.code == "invalid_state"
 
 def test_view_counts_the_deadwood_the_best_legal_discard_leaves():
     # Eleven cards: 5-6-7 of spades, three nines, three kings, the ace of clubs and the queen of

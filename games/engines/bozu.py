@@ -17,8 +17,9 @@ the centre belongs to nobody. Edge cases (a flip-again on the last card, a pendi
 end...) are decided in docs/bozu.md.
 
 The deal is ``deal(seed)``: poem k gets the k-th output of a SplitMix64 generator seeded with
-the seed (``base.SplitMix64``) as its key, and the deck is the poems sorted by key. It is defined this way (not with ``random.shuffle``) so that the NumPy
-simulator in ``games/sim/bozu.py`` deals exactly the same decks for the same seeds.
+the seed (``base.SplitMix64``) as its key, and the deck is the poems sorted by key. It is
+defined this way (not with ``random.shuffle``) so that the NumPy simulator in
+``games/sim/bozu.py`` deals exactly the same decks for the same seeds.
 """
 from __future__ import annotations
 

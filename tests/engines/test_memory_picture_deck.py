@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from games.engines import memory
-from games.engines.base import InvalidOptions
+from games.engines.base import InvalidOptions, InvalidState
 
 SPRITE = Path(__file__).resolve().parents[2] / "site" / "img" / "pictures.svg"
 PICTURES_JS = Path(__file__).resolve().parents[2] / "site" / "js" / "games" / "pictures.js"
@@ -92,7 +92,7 @@ def test_a_seed_deals_the_same_picture_game_and_its_json_replays():
     # A state whose pictures are not its deck's is refused, like a wrong card.
     data = a.to_json()
     data["cards"][0] = "AS"
-    with pytest.raises(memory.GameError):
+    with pytest.raises(InvalidState):
         memory.State.from_json(data)
 
 

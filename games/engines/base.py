@@ -1,9 +1,9 @@
 """The contract every game engine keeps, the errors it raises, and what the engines share.
 
 Why a contract: the rooms, the simulators and the CPU players know nothing about any one
-game's rules. They find a game's module by name (``games/rooms/registry.py``) and drive it
-only through the names below, so a game that keeps the contract can be played in every mode
-without touching them. :class:`GameEngine` (the module) and :class:`GameState` (its ``State``)
+game's rules. They find a game's module by the name its GameSpec gives (``games/specs.py``)
+and drive it only through the names below, so a game that keeps the contract can be played in
+every mode without touching them. :class:`GameEngine` (the module) and :class:`GameState` (its ``State``)
 write the contract down as types, which ``mypy --strict games/engines`` checks, and
 ``tests/engines/test_engine_contract.py`` plays every registered game against it: random
 playouts to the end, a JSON round trip at every step, every legal action accepted, a sample of

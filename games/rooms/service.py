@@ -713,8 +713,8 @@ def resign(room_id: str, held: list[int]) -> Outcome:
                             "The game is not being played.")
         loser = seats[0]
         winner = 1 - loser
-        _finish(work, {"scores": work.state.scores(), "ranking": [[winner], [loser]], "winners": [winner],
-                       "draw": False}, resigned=loser)
+        _finish(work, {"scores": work.state.scores(), "ranking": [[winner], [loser]],
+                       "winners": [winner], "draw": False}, resigned=loser)
         room.step_at = None
         work.mark({"type": "resign", "seat": loser})
 

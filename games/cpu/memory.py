@@ -19,6 +19,10 @@ table player never passes twice in a row in an unchanged position (no card taken
 shown for the first time since its last pass), and reads the table's pass round with the number
 of turns already passed in this position (``memory_tables.chain_outcome``).
 
+A tie-break round (2 rows of 4 cards drawn from the tied players' piles) is a new, small
+table: the CPU forgets the game's table and plays the round greedily (the tables model a whole
+deck, not a draw from it).
+
 Two ways in, with the same effect: ``observe(view)`` / ``choose(view)`` (what a room does) and
 ``see(...)`` / ``decide()`` (what the simulator's fast path does, without building views).
 Decisions are deterministic given the seed and what was seen; the state is JSON (``to_json``).
@@ -31,7 +35,15 @@ from dataclasses import dataclass
 
 from games.cpu import memory_tables
 from games.engines.base import IllegalAction, InvalidOptions, SplitMix64
-from games.engines.memory import JOKER, cards_match, deck, grid_for, is_red, parse_options
+from games.engines.memory import (
+    JOKER,
+    cards_match,
+    deck,
+    grid_for,
+    is_red,
+    parse_options,
+    round_grid,
+)
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
@@ -96,6 +108,7 @@ class MemoryCpu:
         self.seed = seed
         self.opts = parse_options(options)
         self.grid = grid_for(self.opts)
+        self.round = 0  # the tie-break round being played, 0 for the game's own table
         match = self.opts.match
         self.class_of = {card: card_class(card, match) for card in set(deck(self.opts))}
         self.class_total = Counter(self.class_of[card] for card in deck(self.opts))
@@ -126,7 +139,18 @@ class MemoryCpu:
     # ------------------------------------------------------------------ seeing
 
     def observe(self, view: dict) -> None:
+        tie_break = view.get("tie_break")
+        round_now = tie_break["round"] if tie_break and tie_break["winner"] is None else 0
+        if round_now != self.round:
+            self._new_table(round_now, len(view["layout"]))
         self.see(*_snapshot(view))
+
+    def _new_table(self, round_now: int, count: int) -> None:
+        """A tie-break round is laid out: nothing remembered holds on this table."""
+        self.round = round_now
+        self.grid = round_grid(count) if round_now else grid_for(self.opts)
+        self.memory, self.taken, self.up, self.seen = {}, {}, {}, set()
+        self.class_taken = Counter()
 
     def see(self, moves: int, turn_number: int, up: list[tuple[int, str]],
             taken: list[tuple[int, str]]) -> None:
@@ -196,7 +220,7 @@ class MemoryCpu:
         if pair is not None:
             return self._aim(pair[0])
         unseen = [i for i in self._face_down() if i not in known]
-        if self.profile.optimal and len(known) >= 2 and self.opts.players >= 2 \
+        if self.profile.optimal and not self.round and len(known) >= 2 and self.opts.players >= 2 \
                 and self.last_pass_version != self.version:
             table = self._table()
             row = table.row(self._position(known))
@@ -214,7 +238,7 @@ class MemoryCpu:
         partners = sorted(i for i, card in known.items() if cards_match(first_card, card, match))
         if partners:
             return self._aim(partners[0])
-        if self.profile.optimal and known:
+        if self.profile.optimal and not self.round and known:
             table = self._table()
             position = self._position(known)
             cls = self.class_of[first_card]
@@ -271,6 +295,7 @@ class MemoryCpu:
             "seen": sorted(self.seen), "version": self.version, "turn_changed": self.turn_changed,
             "stale_turns": self.stale_turns, "last_pass_version": self.last_pass_version,
             "passing": self.passing, "moves": self.moves, "turn_number": self.turn_number,
+            "round": self.round, "count": self.grid.count,
         }
 
 
@@ -281,6 +306,8 @@ def make_cpu(level: str, seat: int, seed: int, options) -> MemoryCpu:
 def cpu_from_json(data: dict) -> MemoryCpu:
     cpu = MemoryCpu(data["level"], data["seat"], data["seed"], data["options"])
     cpu.rng = SplitMix64(data["rng"])
+    if data.get("round"):
+        cpu.round, cpu.grid = data["round"], round_grid(data["count"])
     cpu.memory = {i: [card, until] for i, card, until in data["memory"]}
     cpu.taken = {i: card for i, card in data["taken"]}
     cpu.class_taken = Counter(cpu.class_of[card] for card in cpu.taken.values())

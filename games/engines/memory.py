@@ -30,12 +30,25 @@ Scores: with two or more players a seat's score is the cards it has taken (a pai
 joker pair 4); most cards wins and a tie for first is a draw. Solo (one player) scores the pairs
 taken (the joker pair counts 2) and ``result()["failed_flips"]`` is the number of turns whose two
 cards did not match: fewer is better.
+
+Pairs won against another player: a pair counts against every other seat that had turned one of
+its two cards face up before it was taken (``result()["pairs_against"][taker][other]``). A
+room's session breaks a tie of running totals with them (games/rooms/sessions.py).
+
+Tie-break round (``tie_break``, off by default): when the table is empty and two or more players
+tie for first, 8 cards (4 pairs) drawn from the tied players' piles are shuffled and laid face
+down in 2 rows of 4, and only the tied players play them, under the same rules, in turn order.
+The player who takes the most pairs of the round wins the game; when two or more tie for most
+of the round, a new round is drawn for them alone, until one wins. The piles are not changed:
+the round decides the winner, the scores stay those of the game. Its draws come from a seed
+dealt with the game and kept secret, so a game replays exactly.
 """
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, fields
+from collections import Counter
+from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
 
 from games.engines.base import (
@@ -83,10 +96,11 @@ GRIDS = {
 LONG_TABLE = (13, 4)  # 52 cards only
 
 FIRST, SECOND, REVEAL, OVER = "first", "second", "reveal", "over"
+ROUND_COLUMNS, ROUND_PAIRS = 4, 4  # a tie-break round: 4 pairs in rows of 4
 _POSITION = re.compile(r"[A-Z][1-9][0-9]?")  # ASCII only: "A١" is not A1
 PHASES = (FIRST, SECOND, REVEAL, OVER)
 STATE_FIELDS = {"game", "options", "cards", "taken_by", "face_up", "phase", "turn_seat", "pairs",
-                "failed", "moves", "turn_number", "last"}  # to_json's keys
+                "failed", "moves", "turn_number", "last", "seen", "against", "tie_break"}  # to_json's keys
 
 
 @dataclass(frozen=True)
@@ -98,17 +112,20 @@ class Options:
     one_flip: bool = False
     deck: str = "playing_cards"
     long_table: bool = False
+    tie_break: bool = False
 
     def to_json(self) -> JSON:
-        """The canonical options. The picture deck and the long table are named only when
-        chosen, so a game with playing cards on the usual grid has the same options as before
-        they existed (its records' settings compare equal to the older ones')."""
+        """The canonical options. The picture deck, the long table and the tie-break round are
+        named only when chosen, so a game with playing cards on the usual grid has the same
+        options as before they existed (its records' settings compare equal to the older ones')."""
         options = {"players": self.players, "cards": self.cards, "jokers": self.jokers,
                    "match": self.match, "one_flip": self.one_flip}
         if self.deck != Options.deck:
             options["deck"] = self.deck
         if self.long_table:
             options["long_table"] = True
+        if self.tie_break:
+            options["tie_break"] = True
         return options
 
     @property
@@ -148,7 +165,10 @@ def parse_options(raw: Options | JSON | None) -> Options:
         raise InvalidOptions("long_table must be true or false.")
     if long_table and (cards != 52 or jokers):
         raise InvalidOptions("The long table (13 columns, 4 rows) holds 52 cards without jokers.")
-    return Options(players, cards, jokers, match, one_flip, deck_kind, long_table)
+    tie_break = raw.get("tie_break", Options.tie_break)
+    if not isinstance(tie_break, bool):
+        raise InvalidOptions("tie_break must be true or false.")
+    return Options(players, cards, jokers, match, one_flip, deck_kind, long_table, tie_break)
 
 
 def _playing_card_options(raw: JSON) -> tuple[int, str, bool]:
@@ -274,6 +294,11 @@ def grid_for(options: Options) -> Grid:
     return _grid(columns, rows, options.table_size)
 
 
+def round_grid(count: int) -> Grid:
+    """A tie-break round's table: rows of ``ROUND_COLUMNS`` (2 rows for its 8 cards)."""
+    return _grid(ROUND_COLUMNS, -(-count // ROUND_COLUMNS), count)
+
+
 @lru_cache(maxsize=None)
 def _grid(columns: int, rows: int, count: int) -> Grid:
     return Grid(columns, rows, count)  # one per table size, so its cached names are shared
@@ -289,16 +314,84 @@ def new_game(options: Options | JSON | None, seed: int) -> State:
     rng.shuffle(cards)
     first = rng.randrange(options.players)
     players = options.players
+    # Drawn after the deal, so the deal is the same with or without the option.
+    tie_break = TieBreak(rng.getrandbits(63)) if options.tie_break and players > 1 else None
     return State(options, cards, [None] * len(cards), [], FIRST, first, [0] * players,
-                 [0] * players, 0, 0, None)
+                 [0] * players, 0, 0, None, tie_break=tie_break)
+
+
+@dataclass
+class TieBreak:
+    """The tie-break of one game. ``round`` 0: not needed (yet). From round 1 until there is a
+    ``winner`` the table holds the round's cards and ``game_cards``/``game_taken_by`` keep the
+    game's own table."""
+
+    seed: int                      # secret: the rounds' draws and shuffles
+    round: int = 0
+    seats: list[int] = field(default_factory=list)    # who plays this round
+    pairs: list[int] = field(default_factory=list)    # per seat, this round
+    rounds: list[list[int]] = field(default_factory=list)  # per-seat pairs of rounds played
+    winner: int | None = None
+    game_cards: list[str] = field(default_factory=list)
+    game_taken_by: list[int | None] = field(default_factory=list)
+
+    def to_json(self) -> JSON:
+        return {"seed": self.seed, "round": self.round, "seats": list(self.seats),
+                "pairs": list(self.pairs), "rounds": [list(r) for r in self.rounds],
+                "winner": self.winner, "game_cards": list(self.game_cards),
+                "game_taken_by": list(self.game_taken_by)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> TieBreak:
+        winner = data["winner"]
+        return cls(int(data["seed"]), int(data["round"]), [int(s) for s in data["seats"]],
+                   [int(p) for p in data["pairs"]], [[int(p) for p in r] for r in data["rounds"]],
+                   None if winner is None else int(winner), [str(c) for c in data["game_cards"]],
+                   [None if s is None else int(s) for s in data["game_taken_by"]])
+
+    @property
+    def playing(self) -> bool:
+        """A round is on the table (the game's own table waits in ``game_cards``)."""
+        return self.round > 0 and self.winner is None
+
+    def public(self) -> JSON:
+        """What everybody may see: never the seed nor where the round's cards lie."""
+        return {"round": self.round, "seats": list(self.seats), "pairs": list(self.pairs),
+                "rounds": [list(r) for r in self.rounds], "winner": self.winner}
+
+
+def round_cards(cards: list[str], taken_by: list[int | None], seats: list[int], match: str,
+                rng: random.Random) -> list[str]:
+    """A tie-break round's cards: whole pairs drawn in turn from each tied seat's pile (4 in
+    all, fewer only if the piles hold fewer), shuffled."""
+    piles = []
+    for seat in seats:
+        left = [card for card, taker in zip(cards, taken_by) if taker == seat]
+        pairs = []
+        while left:  # any two matching cards of one pile make a pair of it
+            first = left.pop(0)
+            partner = next(i for i, card in enumerate(left) if cards_match(first, card, match))
+            pairs.append([first, left.pop(partner)])
+        rng.shuffle(pairs)
+        piles.append(pairs)
+    drawn: list[str] = []
+    while len(drawn) < 2 * ROUND_PAIRS and any(piles):
+        for pile in piles:
+            if pile and len(drawn) < 2 * ROUND_PAIRS:
+                drawn += pile.pop()
+    rng.shuffle(drawn)
+    return drawn
 
 
 class State:
     def __init__(self, options: Options, cards: list[str], taken_by: list[int | None],
                  face_up: list[int], phase: str, turn_seat: int, pairs: list[int],
-                 failed: list[int], moves: int, turn_number: int, last: JSON | None):
+                 failed: list[int], moves: int, turn_number: int, last: JSON | None,
+                 seen: list[int] | None = None, against: list[list[int]] | None = None,
+                 tie_break: TieBreak | None = None):
         self.options = options
-        self.grid = grid_for(options)
+        self.tie_break = tie_break
+        self.grid = round_grid(len(cards)) if self.in_tie_break else grid_for(options)
         self.cards = cards          # identity of every position; never leaves the server
         self.taken_by = taken_by    # per position: the seat that took it, or None
         self.face_up = face_up      # positions face up this turn, in the order flipped
@@ -309,6 +402,14 @@ class State:
         self.moves = moves          # flips so far
         self.turn_number = turn_number  # turns completed (a new turn begins at each change of seat)
         self.last = last
+        # Per position of the game's table: the seats that have turned it up (bit per seat).
+        self.seen = seen if seen is not None else [0] * len(cards)
+        # against[taker][other]: pairs taker won with a card that other had turned up before.
+        self.against = against if against is not None else [[0] * self.players for _ in pairs]
+
+    @property
+    def in_tie_break(self) -> bool:
+        return self.tie_break is not None and self.tie_break.playing
 
     # -------------------------------------------------------------- contract
 
@@ -375,6 +476,8 @@ class State:
     def _flip(self, seat: int, index: int) -> None:
         card = self.cards[index]
         self.face_up.append(index)
+        if not self.in_tie_break:
+            self.seen[index] |= 1 << seat
         event = {"type": "flip", "seat": seat, "pos": self.grid.name(index), "card": card}
         if self.phase == FIRST:
             self.phase = SECOND
@@ -389,22 +492,65 @@ class State:
             self.last = event
             return
         self.taken_by[first] = self.taken_by[second] = seat
-        self.pairs[seat] += pair_value(card)
+        value = pair_value(card)
+        if self.tie_break is not None and self.tie_break.playing:
+            self.tie_break.pairs[seat] += value
+        else:
+            self.pairs[seat] += value
+            turned_up = self.seen[first] | self.seen[second]
+            for other in range(self.players):
+                if other != seat and turned_up & (1 << other):
+                    self.against[seat][other] += value
         self.face_up = []
         event["result"] = "match"
         event["pair"] = [self.grid.name(first), self.grid.name(second)]
         self.last = event
         if all(taker is not None for taker in self.taken_by):
-            self.phase = OVER
+            self._table_cleared(event)
         elif self.options.one_flip:
             self._next_turn()
         else:
             self.phase = FIRST
 
     def _next_turn(self) -> None:
-        self.turn_seat = (self.turn_seat + 1) % self.players
+        tie = self.tie_break
+        playing = tie.seats if tie is not None and tie.playing else list(range(self.players))
+        self.turn_seat = next((s for s in playing if s > self.turn_seat), playing[0])
         self.turn_number += 1
         self.phase = FIRST
+
+    def _table_cleared(self, event: JSON) -> None:
+        """The game is over, or (tie-break) a round is laid out for the players tied for most."""
+        tie = self.tie_break
+        if tie is None:
+            self.phase = OVER
+            return
+        if tie.round == 0:
+            best = max(self.pairs)
+            tied = [s for s, p in enumerate(self.pairs) if p == best]
+        else:
+            tie.rounds.append(list(tie.pairs))
+            best = max(tie.pairs)
+            tied = [s for s in tie.seats if tie.pairs[s] == best]
+        if len(tied) < 2:
+            if tie.round > 0:
+                tie.winner = tied[0]
+                self.cards, self.taken_by = tie.game_cards, tie.game_taken_by
+                self.grid = grid_for(self.options)
+            self.phase = OVER
+            return
+        if tie.round == 0:
+            tie.game_cards, tie.game_taken_by = self.cards, self.taken_by
+        tie.round += 1
+        rng = random.Random(f"{tie.seed}:{tie.round}")
+        self.cards = round_cards(tie.game_cards, tie.game_taken_by, tied, self.options.match, rng)
+        self.taken_by = [None] * len(self.cards)
+        self.grid = round_grid(len(self.cards))
+        tie.seats, tie.pairs = tied, [0] * self.players
+        self.turn_seat = rng.choice(tied)
+        self.turn_number += 1
+        self.phase = FIRST
+        event["tie_break_round"] = tie.round
 
     # -------------------------------------------------------------- scores
 
@@ -418,7 +564,7 @@ class State:
             raise IllegalAction("The game is not over yet.", "not_over")
         scores = self.scores()
         ranking = ranking_from_scores(scores)
-        return {
+        result = {
             "scores": scores,
             "ranking": ranking,
             "winners": ranking[0],
@@ -426,7 +572,15 @@ class State:
             "pairs": list(self.pairs),
             "failed_flips": sum(self.failed),
             "failed_flips_by_seat": list(self.failed),
+            "pairs_against": [list(row) for row in self.against],
         }
+        if self.tie_break is not None and self.tie_break.winner is not None:
+            # The round decides the game: its winner alone first, the players it beat next.
+            winner = self.tie_break.winner
+            ranking = [[winner], [s for s in ranking[0] if s != winner]] + ranking[1:]
+            result.update(ranking=ranking, winners=[winner], draw=False,
+                          tie_break=self.tie_break.public())
+        return result
 
     # -------------------------------------------------------------- views
 
@@ -479,6 +633,7 @@ class State:
             "failed_flips": sum(self.failed),
             "failed_flips_by_seat": list(self.failed),
             "cards_left": sum(taker is None for taker in self.taken_by),
+            "tie_break": self.tie_break.public() if self.tie_break is not None else None,
         }
 
     # -------------------------------------------------------------- JSON
@@ -497,6 +652,9 @@ class State:
             "moves": self.moves,
             "turn_number": self.turn_number,
             "last": _copy_last(self.last),
+            "seen": list(self.seen),
+            "against": [list(row) for row in self.against],
+            "tie_break": self.tie_break.to_json() if self.tie_break is not None else None,
         }
 
     @classmethod
@@ -517,11 +675,27 @@ class State:
             moves = int(data["moves"])
             turn_number = int(data["turn_number"])
             last = _copy_last(data["last"])
+            tie_break = TieBreak.from_json(data["tie_break"]) if data["tie_break"] is not None else None
+            game_cards, game_taken_by = ((tie_break.game_cards, tie_break.game_taken_by)
+                                         if tie_break and tie_break.playing else (cards, taken_by))
+            seen = [int(b) for b in data["seen"]]
+            against = [[int(p) for p in row]
+                       for row in data["against"]]
         except (KeyError, TypeError, ValueError, AttributeError, InvalidOptions) as exc:
             raise InvalidState(f"Not a valid Memory state: {exc}") from exc
         players = options.players
         checks = (
-            (lambda: sorted(cards) == sorted(deck(options)), "the cards are not this deck"),
+            (lambda: sorted(game_cards) == sorted(deck(options)), "the cards are not this deck"),
+            (lambda: (tie_break is None) == (not options.tie_break or players == 1),
+             "a tie-break goes with the option"),
+            (lambda: tie_break is None or not tie_break.playing or (
+                all(s is not None for s in game_taken_by) and not Counter(cards) - Counter(game_cards)
+                and len(cards) <= 2 * ROUND_PAIRS and len(tie_break.seats) >= 2
+                and set(tie_break.seats) <= set(range(players)) and turn_seat in tie_break.seats
+                and len(tie_break.pairs) == players),
+             "a tie-break round is played with cards of the game by tied seats"),
+            (lambda: len(seen) == len(game_cards) and len(against) == players
+             and all(len(row) == players for row in against), "one mark per card, one row per seat"),
             (lambda: len(taken_by) == len(cards) and all(s is None or 0 <= s < players for s in taken_by),
              "one taker (or none) per card, a seat of this game"),
             (lambda: len(pairs) == players and len(failed) == players and 0 <= turn_seat < players,
@@ -533,7 +707,8 @@ class State:
              "face-up cards must be distinct cards on the table"),
             (lambda: (phase == OVER) == all(s is not None for s in taken_by),
              "the game ends exactly when the table is empty"),
-            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(cards, taken_by) if s == seat)
+            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(game_cards, game_taken_by)
+                                                if s == seat)
                          for seat in range(players)),
              "the pairs must be those of the cards taken"),
         )
@@ -541,7 +716,7 @@ class State:
             if not check():
                 raise InvalidState(f"Not a valid Memory state: {problem}.")
         return cls(options, cards, taken_by, face_up, phase, turn_seat, pairs, failed, moves,
-                   turn_number, last)
+                   turn_number, last, seen, against, tie_break)
 
 
 def _copy_last(last: JSON | None) -> JSON | None:

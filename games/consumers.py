@@ -21,7 +21,7 @@ MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
 MAX_REF_LENGTH = 32
 CLIENT_TYPES = ("hello", "action", "join", "take_seat", "start", "leave", "resign", "play_again",
-                "new_link", "ping")
+                "new_session", "new_link", "ping")
 
 
 class WithoutConnectionHop:
@@ -219,6 +219,9 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
 
     async def _play_again(self, message, ref):
         await self._change(ref, service.play_again, self.room_id, self.seats)
+
+    async def _new_session(self, message, ref):
+        await self._change(ref, service.new_session, self.room_id, self.seats)
 
     async def _new_link(self, message, ref):
         user_id = await database_sync_to_async(_user_id)(self.scope)

@@ -29,7 +29,7 @@ from django.utils import timezone
 from games import specs
 from games.engines.base import SEAT_COLOURS, GameError
 from games.models import FinishedGame, Room, RoomEvent, ServerProcess
-from games.rooms import jsontext, registry
+from games.rooms import jsontext, registry, sessions
 from games.signals import game_finished
 from telemetry.schema import BUCKETS
 
@@ -175,7 +175,7 @@ _written: dict[str, dict] = {}
 _written_lock = threading.Lock()
 WRITTEN_CACHE_SIZE = 2000
 _ROOM_FIELDS = [f.attname for f in Room._meta.concrete_fields]
-_ROOM_JSON_FIELDS = {"options", "state", "seats", "cpus", "result"}
+_ROOM_JSON_FIELDS = {"options", "state", "seats", "cpus", "result", "session"}
 
 
 def _remember_written(room: Room, json_texts: dict) -> None:
@@ -264,9 +264,9 @@ def _settle(work: Work) -> None:
 # (when the change finished a game) the operators' copy of it in one statement, atomic by itself.
 # The ORM's transaction takes four or five (BEGIN, UPDATE, INSERTs, COMMIT), which under load
 # was most of an action's cost. tests/rooms/test_it_writes_a_move_in_one_round_trip.py counts.
-_ROOM_COLUMNS = ("version", "status", "state", "seats", "cpus", "result", "next_room", "step_at",
-                 "due_at", "first_action_at", "reconnections", "games_played", "updated_at")
-_JSON_COLUMNS = {"state", "seats", "cpus", "result"}
+_ROOM_COLUMNS = ("version", "status", "state", "seats", "cpus", "result", "session", "next_room",
+                 "step_at", "due_at", "first_action_at", "reconnections", "games_played", "updated_at")
+_JSON_COLUMNS = {"state", "seats", "cpus", "result", "session"}
 _CHANGE_AND_EVENT = (
     "WITH changed AS (UPDATE games_room SET "
     + ", ".join(f"{c} = %s::jsonb" if c in _JSON_COLUMNS else f"{c} = %s" for c in _ROOM_COLUMNS)
@@ -307,7 +307,8 @@ def _commit_in_transaction(work: Work, old: int) -> bool:
     with transaction.atomic():
         updated = Room.objects.filter(pk=room.pk, version=old).update(
             version=room.version, status=room.status, state=room.state, seats=room.seats,
-            cpus=room.cpus, result=room.result, next_room=room.next_room, step_at=room.step_at,
+            cpus=room.cpus, result=room.result, session=room.session, next_room=room.next_room,
+            step_at=room.step_at,
             due_at=room.due_at, first_action_at=room.first_action_at,
             reconnections=room.reconnections, games_played=room.games_played,
             updated_at=work.now)
@@ -407,6 +408,9 @@ def _finish(work: Work, result: dict, resigned: int | None) -> None:
     ranking = result["ranking"]
     draw = result.get("draw", False)
     winners = set(result.get("winners") or ranking[0])
+    if room.game == "memory":
+        state = work.state
+        room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw)
     seats = []
     for i, s in enumerate(room.seats):
         rank = next(r for r, group in enumerate(ranking, 1) if i in group)
@@ -495,7 +499,8 @@ def create_room(game, mode, options, cpu_level=None, origin=None, seed=None) -> 
     room = Room(id=new_room_id(), game=game, mode=mode, options=parsed.to_json(),
                 cpu_level=cpu_level, origin=origin or "",
                 status="waiting" if mode == "friends" else "playing",
-                version=1, seed=seed, state=state.to_json(), seats=seats, cpus={})
+                version=1, seed=seed, state=state.to_json(), seats=seats, cpus={},
+                session=sessions.new_session(players) if game == "memory" else {})
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     _settle(work)
     with transaction.atomic():
@@ -721,12 +726,16 @@ def resign(room_id: str, held: list[int]) -> Outcome:
     return _mutate(room_id, change)
 
 
-def play_again(room_id: str, held: list[int]) -> Outcome:
+def play_again(room_id: str, held: list[int], before=None, event: str = "play_again") -> Outcome:
+    """A new game at the table; a Memory session goes on (``new_session`` starts one)."""
+
     def change(work: Work):
         room = work.room
         _require_holder(work, held)
         if room.status != "finished":
             raise RoomError("not_allowed", "Play again once the game is over.")
+        if before is not None:
+            before(work)
         room.games_played += 1
         seed = random.Random(f"{room.seed}:{room.games_played}").getrandbits(63)
         room.status = "playing"
@@ -734,9 +743,20 @@ def play_again(room_id: str, held: list[int]) -> Outcome:
         room.first_action_at = None
         room.cpus = {}
         work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
-        work.mark({"type": "play_again"})
+        work.mark({"type": event})
 
     return _mutate(room_id, change)
+
+
+def new_session(room_id: str, held: list[int]) -> Outcome:
+    """Memory: the session's totals start again from nothing, with a new game (like play again)."""
+
+    def change(work: Work):
+        if work.room.game != "memory":
+            raise RoomError("not_allowed", "Sessions are kept for Memory only.")
+        work.room.session = sessions.new_session(len(work.room.seats))
+
+    return play_again(room_id, held, before=change, event="new_session")
 
 
 def new_link(room_id: str, held: list[int]) -> Outcome:

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from games.models import RoomEvent
-from games.rooms import db, registry, service
+from games.rooms import db, registry, service, sessions
 from games.rooms.jsontext import dumps as _dumps
 
 CACHE_SIZE = 2000
@@ -123,6 +123,7 @@ def room_info(snap: Snapshot, seats: list[int]) -> dict:
         "you": {"role": "player" if seats else "spectator", "seats": list(seats)},
         "seats": service.public_seats(room.seats),
         "result": room.result,
+        "session": sessions.public(room.session),
         "next_room": service.invite_url(room.next_room) if room.next_room else None,
     }
 

@@ -95,10 +95,17 @@ def hidden_bozu(state, seat):
 
 
 def hidden_memory(state, seat):
-    """The identity of every face-down card (unless an identical card is face up or taken)."""
+    """The identity of every face-down card (unless an identical card is face up or taken).
+    In a tie-break round also the round's secrets (its seed, the game's table it set aside);
+    the move that laid the round out names a card of the game, public then, maybe in the round."""
     down = set(state.face_down())
     hidden = {card for i, card in enumerate(state.cards) if i in down}
-    return hidden - {card for i, card in enumerate(state.cards) if i not in down}
+    hidden -= {card for i, card in enumerate(state.cards) if i not in down}
+    if state.in_tie_break:
+        if state.last and state.last.get("tie_break_round"):
+            hidden.discard(state.last["card"])
+        hidden |= {"seed", "game_cards", "game_taken_by"}
+    return hidden
 
 
 HIDDEN = {"gin": hidden_gin, "bozu": hidden_bozu, "memory": hidden_memory}

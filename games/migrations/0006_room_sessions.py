@@ -1,0 +1,19 @@
+"""A room keeps its Memory session: the running totals of the games played at its table
+(games/rooms/sessions.py). Rooms made before start with none; their next finished game starts
+one."""
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("games", "0005_rooms_written_with_fewer_index_entries"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="room",
+            name="session",
+            field=models.JSONField(blank=True, default=dict),
+        ),
+    ]

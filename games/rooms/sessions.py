@@ -1,0 +1,56 @@
+"""A room's Memory session: the games played at its table since it was made or since its last
+"New session", kept in ``Room.session``.
+
+Each finished game adds, per seat, the pairs taken in the game itself (a tie-break round takes
+none: its cards are borrowed from the piles), a win for its winner (after any tie-break round;
+a draw is no one's win) and the pairs won against each other seat (a pair whose card that seat
+had turned up before, the engine's ``pairs_against``). The standings order the seats by their
+running total of pairs; seats tied on it are ordered by the pairs each won against the others
+of the tie over the session, and share a place only when those are equal too. Each finished
+game keeps its own result and record: the session is only the room's running sum of them.
+"""
+from __future__ import annotations
+
+
+def new_session(players: int) -> dict:
+    return {"games": 0, "pairs": [0] * players, "wins": [0] * players,
+            "against": [[0] * players for _ in range(players)]}
+
+
+def add_game(session: dict, pairs: list[int], against: list[list[int]], winners: list[int],
+             draw: bool) -> dict:
+    """The session with one more finished game (a new dict; the old one is left as it was)."""
+    players = len(pairs)
+    if not session:  # a room made before sessions
+        session = new_session(players)
+    return {
+        "games": session["games"] + 1,
+        "pairs": [session["pairs"][s] + pairs[s] for s in range(players)],
+        "wins": [session["wins"][s] + (not draw and s in winners) for s in range(players)],
+        "against": [[session["against"][s][o] + against[s][o] for o in range(players)]
+                    for s in range(players)],
+    }
+
+
+def standings(session: dict) -> list[dict]:
+    """Best first: ``rank`` (shared by seats still tied), running ``pairs`` and ``wins``, and
+    ``head_to_head``: the pairs won against the seats tied on pairs with it (None if untied)."""
+    players = range(len(session["pairs"]))
+    rows = []
+    for seat in players:
+        tied = [o for o in players if o != seat and session["pairs"][o] == session["pairs"][seat]]
+        head_to_head = sum(session["against"][seat][o] for o in tied) if tied else None
+        rows.append({"seat": seat, "pairs": session["pairs"][seat], "wins": session["wins"][seat],
+                     "head_to_head": head_to_head})
+    key = lambda row: (row["pairs"], row["head_to_head"] or 0)  # noqa: E731
+    rows.sort(key=key, reverse=True)
+    for index, row in enumerate(rows):
+        row["rank"] = rows[index - 1]["rank"] if index and key(rows[index - 1]) == key(row) else index + 1
+    return rows
+
+
+def public(session: dict) -> dict | None:
+    """What every connection is sent (nothing in a session is secret)."""
+    if not session:
+        return None
+    return {"games": session["games"], "standings": standings(session)}

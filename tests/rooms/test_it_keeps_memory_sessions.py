@@ -1,0 +1,147 @@
+"""Memory sessions (games/rooms/sessions.py) and the tie-break round in a room, over WebSockets.
+
+The tie games are played by reading the room's secret state from the database, as a script
+that knows where every card lies: with ``one_flip`` each turn takes at most one pair, so two
+players who take one on every turn tie for first, and the tie-break round follows.
+"""
+import json
+
+from games.engines import memory
+from games.rooms import sessions
+from tests.rooms.helpers import close_all, connect, create_room, expect_error, options, play_to_end
+
+
+def secret_state(site, room_id):
+    ((text,),) = site.query("SELECT state FROM games_room WHERE id = %s", (room_id,))
+    return memory.State.from_json(json.loads(text) if isinstance(text, str) else text)
+
+
+async def flip(conn, seat, state, index):
+    return await conn.request("action", seat=seat, action={"type": "flip", "pos": state.grid.name(index)})
+
+
+async def take_pair(site, conn, room_id):
+    """The seat to move (on this device) takes the first pair still on the table."""
+    state = secret_state(site, room_id)
+    down = state.face_down()
+    first = down[0]
+    second = next(i for i in down[1:]
+                  if memory.cards_match(state.cards[first], state.cards[i], state.options.match))
+    seat = state.current_player
+    await flip(conn, seat, state, first)
+    return await flip(conn, seat, state, second)
+
+
+async def miss(site, conn, room_id):
+    """The seat to move turns up two cards that do not match (they are turned back by the room)."""
+    state = secret_state(site, room_id)
+    down = state.face_down()
+    first = down[0]
+    second = next(i for i in down[1:]
+                  if not memory.cards_match(state.cards[first], state.cards[i], state.options.match))
+    seat = state.current_player
+    await flip(conn, seat, state, first)
+    await flip(conn, seat, state, second)
+    return await conn.wait_for(lambda s: s["view"]["phase"] != "reveal", 10)
+
+
+async def test_it_keeps_the_running_totals_over_three_games_and_starts_again(site):
+    created = create_room(site.url_for(0), "memory", "cpu", options("memory"))
+    room_id = created["room_id"]
+    red = await connect(site.url_for(0), room_id, created["seat_token"])
+    spectator = await connect(site.url_for(1), room_id)
+    session = red.state["room"]["session"]
+    assert session == {"games": 0, "standings": [
+        {"seat": 0, "pairs": 0, "wins": 0, "head_to_head": 0, "rank": 1},
+        {"seat": 1, "pairs": 0, "wins": 0, "head_to_head": 0, "rank": 1}]}
+    results = []
+    for game in range(3):
+        if game:
+            await red.request("play_again")
+        (final,) = await play_to_end([red])
+        results.append(final["room"]["result"])
+        session = final["room"]["session"]
+        assert session["games"] == game + 1
+        # Each game keeps its own result: 12 pairs on a 24-card table, never the session's sum.
+        assert sum(final["room"]["result"]["pairs"]) == 12
+        totals = {row["seat"]: row for row in session["standings"]}
+        for seat in (0, 1):
+            assert totals[seat]["pairs"] == sum(r["pairs"][seat] for r in results)
+            assert totals[seat]["wins"] == sum(seat in r["winners"] and not r["draw"] for r in results)
+        # The highest running total leads.
+        ranked = [row["pairs"] for row in session["standings"]]
+        assert ranked == sorted(ranked, reverse=True)
+    # Spectators see the session too (nothing in it is secret).
+    seen = await spectator.wait_for(lambda s: s["room"]["session"]["games"] == 3, 10)
+    assert seen["room"]["session"] == session
+    again = await red.request("new_session")
+    assert again["room"]["status"] == "playing" and again["event"]["type"] == "new_session"
+    assert again["room"]["session"]["games"] == 0
+    assert all(row["pairs"] == 0 and row["wins"] == 0 for row in again["room"]["session"]["standings"])
+    # Only between games, only by a player.
+    await expect_error(red, "new_session", "not_allowed")
+    await expect_error(spectator, "new_session", "not_a_player")
+    await close_all(red, spectator)
+
+
+async def test_it_keeps_no_session_for_other_games(site):
+    created = create_room(site.url_for(0), "bozu", "cpu", options("bozu"))
+    conn = await connect(site.url_for(0), created["room_id"], created["seat_token"])
+    assert conn.state["room"]["session"] is None
+    await play_to_end([conn])
+    await expect_error(conn, "new_session", "not_allowed")
+    await close_all(conn)
+
+
+async def test_it_plays_a_tie_break_round_and_counts_its_winner_in_the_session(site):
+    created = create_room(site.url_for(0), "memory", "local",
+                          {"players": 2, "cards": 24, "one_flip": True, "tie_break": True})
+    room_id = created["room_id"]
+    conn = await connect(site.url_for(0), room_id, created["seat_token"])
+    spectator = await connect(site.url_for(1), room_id)
+    while not secret_state(site, room_id).in_tie_break:
+        state = await take_pair(site, conn, room_id)
+    view = state["view"]
+    assert view["tie_break"]["round"] == 1 and view["tie_break"]["seats"] == [0, 1]
+    assert (view["rows"], view["columns"], len(view["layout"])) == (2, 4, 8)
+    assert view["scores"] == [12, 12] and state["room"]["status"] == "playing"
+    watched = await spectator.wait_for(lambda s: s["view"]["tie_break"] is not None, 10)
+    assert all("card" not in entry for entry in watched["view"]["layout"])
+    # A tie within the tie-break: 2 pairs each, so a second round is laid out.
+    for _ in range(4):
+        state = await take_pair(site, conn, room_id)
+    assert state["view"]["tie_break"]["round"] == 2 and state["view"]["tie_break"]["rounds"] == [[2, 2]]
+    loser = state["view"]["current_player"]
+    while state["room"]["status"] != "finished":
+        current = secret_state(site, room_id)
+        if current.current_player == loser and len(current.face_down()) > 2:
+            state = await miss(site, conn, room_id)
+        else:
+            state = await take_pair(site, conn, room_id)
+    result = state["room"]["result"]
+    winner = 1 - loser
+    assert result["winners"] == [winner] and result["draw"] is False
+    assert result["tie_break"]["rounds"][0] == [2, 2] and result["tie_break"]["winner"] == winner
+    standings = {row["seat"]: row for row in state["room"]["session"]["standings"]}
+    # The session counts the game's pairs (6 each), not the round's, and the round's winner's win.
+    assert standings[winner]["pairs"] == standings[loser]["pairs"] == 6
+    assert standings[winner]["wins"] == 1 and standings[loser]["wins"] == 0
+    await close_all(conn, spectator)
+
+
+def test_it_breaks_a_tie_of_running_totals_by_the_pairs_won_against_each_other():
+    session = sessions.new_session(3)
+    # Game 1: seat 0 took 3 pairs that seat 1 had shown; seat 1 took 1 that seat 0 had shown.
+    session = sessions.add_game(session, [5, 5, 2], [[0, 3, 0], [1, 0, 0], [0, 0, 0]], [0, 1], True)
+    session = sessions.add_game(session, [4, 4, 4], [[0, 0, 0], [0, 0, 2], [0, 0, 0]], [1], False)
+    standings = sessions.standings(session)
+    assert [(row["seat"], row["rank"]) for row in standings] == [(0, 1), (1, 2), (2, 3)]
+    assert standings[0]["pairs"] == standings[1]["pairs"] == 9
+    # Pairs against seats not in the tie do not count: seat 1's 2 against seat 2 are left out.
+    assert standings[0]["head_to_head"] == 3 and standings[1]["head_to_head"] == 1
+    assert standings[2]["head_to_head"] is None
+    # A draw is no one's win; the tie-break's winner (game 2) is.
+    assert [row["wins"] for row in standings] == [0, 1, 0]
+    # Equal against each other too: they share the place.
+    even = sessions.add_game(sessions.new_session(2), [6, 6], [[1, 1], [1, 1]], [0, 1], True)
+    assert [row["rank"] for row in sessions.standings(even)] == [1, 1]

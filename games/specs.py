@@ -248,6 +248,8 @@ register(GameSpec(
             Choice("zebra", _("Zebra: same rank, opposite colour")),
         ], "rank", implied=("identical",), off_when=[("cards", 104), ("deck", "pictures")]),
         checkbox("one_flip", _("One flip per turn"), False, _("A match gives no extra turn.")),
+        checkbox("tie_break", _("Tie-break round"), False,
+                 _("A tie for first is played off on 8 cards from the tied players' piles.")),
     ),
     cpu_levels=EASY_MEDIUM_HARD,
     cpu_default="medium",

@@ -29,8 +29,9 @@ export function create(ctx) {
   const grid = h("div", {class: "memory-grid", role: "grid", "aria-label": gettext("Cards")});
   const scores = h("dl", {class: "counts"});
   const soloLine = h("p", {class: "memory-solo"});
+  const tieLine = h("p", {class: "memory-tie-break", id: "tie-break", role: "status", hidden: true});
   const help = h("p", {class: "panel-help"}, gettext("Arrow keys move between cards; Enter or Space turns one over."));
-  ctx.panel.replaceChildren(h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), grid, help, soloLine, scores));
+  ctx.panel.replaceChildren(h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), tieLine, grid, help, soloLine, scores));
 
   let cards = new Map();       // pos -> table element
   let buttons = new Map();     // pos -> panel button
@@ -190,7 +191,17 @@ export function create(ctx) {
         : fmt(ngettext("%(n)s card", "%(n)s cards", v.scores[seat]), {n: v.scores[seat]}))]).flat(),
     h("dt", {}, gettext("Cards left")), h("dd", {id: "cards-left"}, String(v.cards_left)));
     renderSolo(v);
+    renderTieBreak(v);
     ctx.setLastMove(lastText(v));
+  }
+
+  // A tie-break round is on the table: say whose round it is (the others only watch).
+  function renderTieBreak(v) {
+    const round = v.tie_break && v.tie_break.winner === null && v.tie_break.round ? v.tie_break : null;
+    tieLine.hidden = !round;
+    if (!round) return;
+    tieLine.textContent = fmt(gettext("Tie-break round %(n)s: %(names)s play for the win."),
+      {n: round.round, names: round.seats.map(ctx.seatName).join(", ")});
   }
 
   function renderSolo(v) {
@@ -223,6 +234,10 @@ export function create(ctx) {
     }
     const values = {name, pos: last.pos, card: faces(v).short(last.card)};
     if (last.result === "first") return fmt(gettext("%(name)s turns %(pos)s: %(card)s."), values);
+    if (last.result === "match" && last.tie_break_round) {
+      return fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair! A tie for first: tie-break round %(n)s."),
+        {...values, n: last.tie_break_round});
+    }
     if (last.result === "match") {
       return v.is_over || v.options.one_flip
         ? fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair!"), values)
@@ -241,7 +256,16 @@ export function create(ctx) {
 
   return {
     render,
-    resultDetails(v) {
+    resultDetails(v, result) {
+      if (result && result.tie_break) {
+        const rounds = result.tie_break.rounds;
+        const last = rounds[rounds.length - 1];
+        const winner = result.tie_break.winner;
+        return h("p", {class: "result-note memory-tie-break-result", id: "tie-break-result"},
+          fmt(ngettext("Decided by a tie-break round: %(name)s took %(pairs)s pairs of it.",
+            "Decided by %(n)s tie-break rounds: %(name)s took %(pairs)s pairs of the last.", rounds.length),
+          {n: rounds.length, name: ctx.seatName(winner), pairs: last[winner]}));
+      }
       if (v.players !== 1 || !v.is_over) return null;
       return h("p", {class: "result-note memory-solo-result"}, soloLine.textContent);
     },

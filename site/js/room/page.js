@@ -3,7 +3,7 @@
 import { RoomClient } from "./client.js";
 import { Table } from "./table.js";
 import { h, createRoom, gameSpecs, roomIdFromUrl, tokenKey } from "../dom.js";
-import { gettext, fmt } from "../i18n.js";
+import { gettext, ngettext, fmt } from "../i18n.js";
 import { errorText } from "../errors.js";
 import { RoomStats, watchTable } from "./stats.js";
 import { createFeel, bindSoundSwitch } from "./feel.js";
@@ -177,6 +177,21 @@ const PRESENCE = {
   cpu: gettext("CPU"),
 };
 
+// A Memory session: each seat's running total of pairs (the game being played included) and
+// games won, since the room was made or since its last "New session".
+function sessionOf(seat) {
+  const session = room.session;
+  if (!session || room.mode === "solo") return null;
+  const row = session.standings.find((r) => r.seat === seat);
+  const playing = room.status === "playing" && view && Array.isArray(view.pairs);
+  return {pairs: row.pairs + (playing ? view.pairs[seat] : 0), wins: row.wins};
+}
+
+function sessionLine(totals) {
+  return fmt(ngettext("%(n)s pair", "%(n)s pairs", totals.pairs), {n: totals.pairs}) + " · "
+    + fmt(ngettext("%(n)s game won", "%(n)s games won", totals.wins), {n: totals.wins});
+}
+
 function renderSeats() {
   const list = $("seats");
   const mine = mySeats();
@@ -195,6 +210,8 @@ function renderSeats() {
     h("span", {class: "seat-name"}, seatName(seat.seat)),
     tags.length ? h("span", {class: "seat-tag"}, tags.join(" · ")) : null,
     h("span", {class: "seat-score", "aria-label": gettext("score")}, String(scoreOf(seat.seat) ?? 0)),
+    sessionOf(seat.seat) ? h("span", {class: "seat-session", title: gettext("This session")},
+      sessionLine(sessionOf(seat.seat))) : null,
     current ? h("span", {class: "visually-hidden"}, gettext("(to play)")) : null);
   }));
 }
@@ -311,6 +328,10 @@ function labelled(label, hint) {
 function afterGameButtons(where) {
   const items = [button(labelled(gettext("Play again"), gettext("This table, the same seats")), () => send("play_again"),
     {class: "btn-primary btn-two-line", attrs: {dataset: {roomAct: "play-again", where}}})];
+  if (room.session && room.mode !== "solo") {
+    items.push(button(labelled(gettext("New session"), gettext("The totals start again")), () => send("new_session"),
+      {class: "btn-two-line", attrs: {dataset: {roomAct: "new-session", where}}}));
+  }
   if (room.mode === "friends") {
     items.push(button(gettext("Invite with a new link"), () => send("new_link"),
       {attrs: {dataset: {roomAct: "new-link", where}}}));
@@ -380,6 +401,7 @@ function renderResult(force = false) {
     }
   });
   const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view, result) : null;
+  const standings = sessionStandings();
   const buttons = mine.length ? afterGameButtons("result") : [
     h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
   ];
@@ -392,10 +414,29 @@ function renderResult(force = false) {
         h("th", {scope: "col"}, gettext("Score")))),
       h("tbody", {}, rows)),
     extra,
+    standings,
     h("div", {class: "result-buttons"}, buttons,
       button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"}))));
   box.hidden = resultHidden;
   if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});
+}
+
+// The session's standings under the game's own result: the highest running total first, a tie
+// broken by the pairs the tied players won against each other (the server orders them).
+function sessionStandings() {
+  const session = room.session;
+  if (!session || room.mode === "solo" || !session.games) return null;
+  return h("section", {class: "session-standings", id: "session-standings"},
+    h("h3", {}, fmt(ngettext("Session standings after %(n)s game", "Session standings after %(n)s games", session.games),
+      {n: session.games})),
+    h("table", {class: "ranking"},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
+        h("th", {scope: "col"}, gettext("Games won")), h("th", {scope: "col"}, gettext("Pairs")))),
+      h("tbody", {}, session.standings.map((row) => h("tr", {class: `seat-${ctx.seatColour(row.seat)}`},
+        h("td", {}, String(row.rank)),
+        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(row.seat)),
+        h("td", {}, String(row.wins)),
+        h("td", {}, String(row.pairs)))))));
 }
 
 let toastTimer = null;

@@ -1,0 +1,127 @@
+"""Memory sessions and the tie-break round in a real browser: two games in one room leave the
+session's standings on the result screen, and a tie for first (made on purpose by reading the
+room's secret deal from the site's database, as a script that knows every card) lays out a
+2 × 4 tie-break round that is played on the table and named on the result screen."""
+import json
+import sqlite3
+
+import pytest
+
+from games.engines import memory
+from tests.browser.helpers import start_from_menu, status, version, wait_until, wait_version_after
+from tests.browser.memory_play import Memory, read_cells
+
+pytestmark = pytest.mark.browser
+
+
+def play_my_flips(page):
+    """Plays the page's seat (the CPU plays the others) until the game is finished."""
+    player = Memory()
+    for _ in range(400):
+        if status(page) == "finished":
+            return
+        cells = read_cells(page)
+        if not any(c["enabled"] for c in cells):
+            page.wait_for_timeout(30)  # the CPU's turn, or a mismatch being shown
+            continue
+        target = player.choose(cells)
+        before = version(page)
+        page.locator(f".memory-card[data-pos={target['pos']}]").click()
+        wait_version_after(page, before)
+        player.look(read_cells(page))
+    raise AssertionError("the game did not end")
+
+
+def standings(page) -> list[list[str]]:
+    rows = page.locator("#session-standings tbody tr")
+    return [rows.nth(i).locator("td, th").all_inner_texts() for i in range(rows.count())]
+
+
+def test_it_shows_the_session_standings_after_two_games(site, pages):
+    page = pages.new()
+    start_from_menu(page, site, "memory", "cpu", {"cards": 24}, level="easy")
+    play_my_flips(page)
+    page.locator("#result").wait_for(state="visible")
+    assert "after 1 game" in page.locator("#session-standings h3").inner_text()
+    first = standings(page)
+    page.locator("#result [data-room-act=play-again]").click()
+    wait_until(page, "document.getElementById('room').dataset.status === 'playing'")
+    # While the second game is played, each seat still shows its running totals.
+    assert page.locator("#seats .seat-session").count() == 2
+    play_my_flips(page)
+    page.locator("#result").wait_for(state="visible")
+    assert "after 2 games" in page.locator("#session-standings h3").inner_text()
+    second = standings(page)
+    # Rank, player, games won, pairs: 12 pairs a game, two games; the most pairs first.
+    pairs = [int(row[3]) for row in second]
+    assert sum(pairs) == 24 and pairs == sorted(pairs, reverse=True)
+    assert sum(int(row[2]) for row in second) <= 2
+    assert all(int(b[3]) >= 0 for b in first) and sum(int(row[3]) for row in first) == 12
+    # The game's own result stays a single game's: its scores add up to 24 cards.
+    own = page.locator("#result table.ranking").first.locator("tbody tr td:last-child").all_inner_texts()
+    assert sum(map(int, own)) == 24
+    # A new session starts the totals again.
+    page.locator("#result [data-room-act=new-session]").click()
+    wait_until(page, "document.getElementById('room').dataset.status === 'playing'")
+    wait_until(page, "[...document.querySelectorAll('#seats .seat-session')]"
+                     ".every(e => e.textContent.startsWith('0 pairs'))")
+
+
+def secret_state(site):
+    """The newest room's state, from the site's own database (next to its log)."""
+    with sqlite3.connect(site.log_path.parent / "db.sqlite3") as db:
+        (text,) = db.execute("SELECT state FROM games_room ORDER BY created_at DESC LIMIT 1").fetchone()
+    return memory.State.from_json(json.loads(text))
+
+
+def click_two(page, state, first, second):
+    for index in (first, second):
+        before = version(page)
+        page.locator(f".memory-card[data-pos={state.grid.name(index)}]").click()
+        wait_version_after(page, before)
+
+
+def take_pair(page, site):
+    state = secret_state(site)
+    down = state.face_down()
+    partner = next(i for i in down[1:] if memory.cards_match(state.cards[down[0]], state.cards[i], "rank"))
+    click_two(page, state, down[0], partner)
+
+
+def miss(page, site):
+    state = secret_state(site)
+    down = state.face_down()
+    other = next(i for i in down[1:] if not memory.cards_match(state.cards[down[0]], state.cards[i], "rank"))
+    click_two(page, state, down[0], other)
+    wait_until(page, "[...document.querySelectorAll('.memory-grid .cell')]"
+                     ".some(e => e.getAttribute('aria-disabled') === 'false')")
+
+
+def test_it_plays_a_tie_break_round_on_the_table(site, pages):
+    page = pages.new()
+    start_from_menu(page, site, "memory", "local",
+                    {"players": 2, "cards": 24, "one_flip": True, "tie_break": True})
+    assert page.locator("#tie-break").is_hidden()
+    # One pair a turn, in turn: 6 pairs each, a tie for first.
+    for _ in range(12):
+        take_pair(page, site)
+    tie_line = page.locator("#tie-break")
+    tie_line.wait_for(state="visible")
+    assert "Tie-break round 1" in tie_line.inner_text()
+    assert status(page) == "playing"
+    cells = read_cells(page)
+    assert len(cells) == 8 and {c["row"] for c in cells} == {0, 1} and all(c["state"] == "down" for c in cells)
+    assert page.locator(".memory-card").count() == 8
+    # The round: whoever starts takes every pair it can, the other misses.
+    starter = secret_state(site).current_player
+    while status(page) != "finished":
+        state = secret_state(site)
+        if state.current_player != starter and len(state.face_down()) > 2:
+            miss(page, site)
+        else:
+            take_pair(page, site)
+    result = page.locator("#result")
+    result.wait_for(state="visible")
+    assert "Decided by a tie-break round" in page.locator("#tie-break-result").inner_text()
+    names = {0: "Red", 1: "Green"}
+    assert result.locator("h2").inner_text() == f"{names[starter]} wins!"

@@ -42,7 +42,9 @@ def standings(session: dict) -> list[dict]:
         head_to_head = sum(session["against"][seat][o] for o in tied) if tied else None
         rows.append({"seat": seat, "pairs": session["pairs"][seat], "wins": session["wins"][seat],
                      "head_to_head": head_to_head})
-    key = lambda row: (row["pairs"], row["head_to_head"] or 0)  # noqa: E731
+    def key(row: dict) -> tuple[int, int]:
+        return row["pairs"], row["head_to_head"] or 0
+
     rows.sort(key=key, reverse=True)
     for index, row in enumerate(rows):
         row["rank"] = rows[index - 1]["rank"] if index and key(rows[index - 1]) == key(row) else index + 1

@@ -8,7 +8,13 @@ import sqlite3
 import pytest
 
 from games.engines import memory
-from tests.browser.helpers import start_from_menu, status, version, wait_until, wait_version_after
+from tests.browser.helpers import (
+    start_from_menu,
+    status,
+    version,
+    wait_until,
+    wait_version_after,
+)
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,14 @@ import json
 
 from games.engines import memory
 from games.rooms import sessions
-from tests.rooms.helpers import close_all, connect, create_room, expect_error, options, play_to_end
+from tests.rooms.helpers import (
+    close_all,
+    connect,
+    create_room,
+    expect_error,
+    options,
+    play_to_end,
+)
 
 
 def secret_state(site, room_id):

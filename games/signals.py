@@ -21,6 +21,10 @@ committed (``transaction.on_commit``), with ``record`` a plain dict:
         "reconnections": 0,
     }
 
+A Memory game decided by a tie-break round is the engine's result after the round: its winner
+"win", every other seat "loss", each seat's score the game's own. A room's Memory session
+(games/rooms/sessions.py) is never part of a record.
+
 Abandoned games (left unfinished, replaced by "play again" before the end) send nothing.
 The room id and seat tokens are never part of the record.
 """

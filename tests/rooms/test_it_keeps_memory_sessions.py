@@ -133,6 +133,13 @@ async def test_it_plays_a_tie_break_round_and_counts_its_winner_in_the_session(s
     # The session counts the game's pairs (6 each), not the round's, and the round's winner's win.
     assert standings[winner]["pairs"] == standings[loser]["pairs"] == 6
     assert standings[winner]["wins"] == 1 and standings[loser]["wins"] == 0
+    # The game's record (the operators' copy of what game_finished sends) has the round's
+    # winner as the winner: a tie-break game is no draw.
+    rows = site.query("SELECT seats, options FROM games_finishedgame WHERE mode = 'local'")
+    records = [json.loads(seats) if isinstance(seats, str) else seats for seats, opts in rows
+               if (json.loads(opts) if isinstance(opts, str) else opts).get("tie_break")]
+    assert records and all({s["seat"]: s["result"] for s in seats} == {winner: "win", loser: "loss"}
+                           for seats in records)
     await close_all(conn, spectator)
 
 

@@ -10,7 +10,8 @@ it game by game):
   through ``MemoryCpu.see`` / ``decide``, without building views. Views are most of the cost
   of a game, so this is several times faster.
 
-The fast path is used with ``--fast`` and from ``FAST_FROM_GAMES`` games up. Summary: the
+The fast path is used with ``--fast`` and from ``FAST_FROM_GAMES`` games up, except with the
+tie-break round (its new table reaches the CPUs through their views). Summary: the
 common keys plus ``mean_failed_flips`` (turns whose two cards did not match, all seats; the
 solo score) and ``mean_moves`` (flips a game).
 """
@@ -32,7 +33,8 @@ def run(players: int | None = None, levels: list[str] | None = None, games: int 
     levels = _levels(levels, opts.players)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise InvalidOptions("games must be a positive whole number.")
-    if fast or games >= FAST_FROM_GAMES:
+    # A tie-break round changes the table under the CPUs, which only a view tells them.
+    if (fast or games >= FAST_FROM_GAMES) and not opts.tie_break:
         play = play_fast
     else:
         def play(o, game_seed, lv):

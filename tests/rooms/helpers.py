@@ -121,7 +121,7 @@ def replay_states(game: str, options_json: dict, seed: int, events: list[dict]) 
             state.apply(event["seat"], event["action"])
         elif event.get("type") == "automatic":
             state.apply_automatic()
-        elif event.get("type") == "play_again":
+        elif event.get("type") in ("play_again", "new_session"):  # a new deal
             break
         states[version] = engine.State.from_json(state.to_json())
     return states

@@ -34,7 +34,7 @@ class Room(models.Model):
     seats = models.JSONField()
     cpus = models.JSONField(default=dict)              # seat (str) -> CPU to_json(): secret
     result = models.JSONField(null=True, blank=True)   # the room-level result once finished
-    session = models.JSONField(default=dict, blank=True)  # Memory: games/rooms/sessions.py
+    session = models.JSONField(null=True, blank=True)  # Memory only: games/rooms/sessions.py
     next_room = models.CharField(max_length=32, blank=True, default="")
     # The next timed step: step_at is the next CPU move or automatic step; due_at is the
     # earliest of step_at and any seat's takeover time, and is what schedulers look for.

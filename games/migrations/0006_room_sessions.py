@@ -1,6 +1,6 @@
 """A room keeps its Memory session: the running totals of the games played at its table
-(games/rooms/sessions.py). Rooms made before start with none; their next finished game starts
-one."""
+(games/rooms/sessions.py); null in the other games' rooms. Memory rooms made before have none
+either; their next finished game starts one."""
 from django.db import migrations, models
 
 
@@ -14,6 +14,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="room",
             name="session",
-            field=models.JSONField(blank=True, default=dict),
+            field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -500,7 +500,7 @@ def create_room(game, mode, options, cpu_level=None, origin=None, seed=None) -> 
                 cpu_level=cpu_level, origin=origin or "",
                 status="waiting" if mode == "friends" else "playing",
                 version=1, seed=seed, state=state.to_json(), seats=seats, cpus={},
-                session=sessions.new_session(players) if game == "memory" else {})
+                session=sessions.new_session(players) if game == "memory" else None)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     _settle(work)
     with transaction.atomic():

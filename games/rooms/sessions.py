@@ -17,7 +17,7 @@ def new_session(players: int) -> dict:
             "against": [[0] * players for _ in range(players)]}
 
 
-def add_game(session: dict, pairs: list[int], against: list[list[int]], winners: list[int],
+def add_game(session: dict | None, pairs: list[int], against: list[list[int]], winners: list[int],
              draw: bool) -> dict:
     """The session with one more finished game (a new dict; the old one is left as it was)."""
     players = len(pairs)
@@ -51,7 +51,7 @@ def standings(session: dict) -> list[dict]:
     return rows
 
 
-def public(session: dict) -> dict | None:
+def public(session: dict | None) -> dict | None:
     """What every connection is sent (nothing in a session is secret)."""
     if not session:
         return None

@@ -46,7 +46,7 @@ def old_rows():
              datetime(2026, 3, 1, 14, 0, 2, 7, tzinfo=timezone.utc), json.dumps(seats)])
     yield
     # Back to the newest schema: the tests after this one share the database (a later migration
-    # may add a column they write, as games 0006 does).
+    # may add a column they write, as games 0007 does).
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0005_rooms_written_with_fewer_index_entries"),
+        ("games", "0006_game_choices_from_specs"),
     ]
 
     operations = [

@@ -101,6 +101,16 @@ _POSITION = re.compile(r"[A-Z][1-9][0-9]?")  # ASCII only: "A١" is not A1
 PHASES = (FIRST, SECOND, REVEAL, OVER)
 STATE_FIELDS = {"game", "options", "cards", "taken_by", "face_up", "phase", "turn_seat", "pairs",
                 "failed", "moves", "turn_number", "last", "seen", "against", "tie_break"}  # to_json's keys
+# A room's state is stored between moves, so games in play when these fields came (with the
+# tie-break round and the pairs won against each other) were saved without them; they load as
+# games in which no card still down was seen, no pair was won against anyone and no round began.
+ADDED_WITH_SESSIONS = {"seen", "against", "tie_break"}
+
+
+def _with_session_fields(data: JSON) -> JSON:
+    players = parse_options(data["options"]).players
+    return {**data, "seen": [0] * len(data["cards"]),
+            "against": [[0] * players for _ in range(players)], "tie_break": None}
 
 
 @dataclass(frozen=True)
@@ -662,6 +672,8 @@ class State:
         try:
             if data["game"] != GAME:
                 raise ValueError("not a Memory state")
+            if set(data) == STATE_FIELDS - ADDED_WITH_SESSIONS:
+                data = _with_session_fields(data)
             if set(data) != STATE_FIELDS:
                 raise ValueError(f"the fields must be {', '.join(sorted(STATE_FIELDS))}")
             options = parse_options(data["options"])

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What `make test` needs beyond the virtualenv, set up on a fresh machine before the suite runs:
-# Debian's chromium (browser tests), haproxy (rooms behind the balancer, deploy/haproxy.cfg) and
-# a Japanese font (screenshots of the Japanese site). Installed with apt-get when this user can;
-# otherwise the script stops at once and prints the one command that installs them.
+# Debian's chromium (browser tests), haproxy (rooms behind the balancer, deploy/haproxy.cfg),
+# a Japanese font (screenshots of the Japanese site) and Node.js with npm (eslint). Installed
+# with apt-get when this user can; otherwise the script stops at once and prints the one command
+# that installs them.
 # PostgreSQL and Redis are optional (the suite falls back to the embedded default without them);
 # where this machine has them installed but stopped, they are started again.
 set -euo pipefail
@@ -12,6 +13,8 @@ command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 command -v haproxy >/dev/null 2>&1 || packages+=(haproxy)
 # Not `grep -q`: under pipefail its early exit would make fc-list fail with SIGPIPE.
 fc-list 2>/dev/null | grep -i ipagothic >/dev/null || packages+=(fonts-ipafont-gothic)
+# Node.js and npm: `make lint` installs eslint with npm (tools/eslint).
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 if ((${#packages[@]})); then
   command="apt-get update && apt-get install -y ${packages[*]}"

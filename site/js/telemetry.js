@@ -44,7 +44,7 @@ let view3d = null; // {game, done} while a first frame is awaited
 function storedChoice() {
   try {
     return localStorage.getItem(STORAGE_KEY);
-  } catch (error) {
+  } catch {
     return null; // storage blocked: fall back to the default
   }
 }
@@ -62,7 +62,7 @@ export function enabled() {
 export function setEnabled(on) {
   try {
     localStorage.setItem(STORAGE_KEY, on ? "on" : "off");
-  } catch (error) {
+  } catch {
     return false;
   }
   if (!on) queue.length = 0;

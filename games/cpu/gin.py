@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from games.engines.base import IllegalAction, InvalidOptions
 from games.engines.gin_melds import (CARD_INDEX, CARD_VALUES, CARDS, FULL_DECK, KNOCK_LIMIT,
@@ -118,7 +119,7 @@ class Table:
     stock: int
 
 
-def read_table(view: dict) -> Table:
+def read_table(view: dict[str, Any]) -> Table:
     seat = view["seat"]
     hand = sum(1 << CARD_INDEX[c] for c in view["hand"]["cards"])
     pile_cards = view["discard_pile"]
@@ -154,13 +155,13 @@ class GinCpu:
         self.seat = seat
         self.seed = seed
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"game": "gin", "level": self.level, "seat": self.seat, "seed": self.seed}
 
-    def observe(self, view: dict) -> None:
+    def observe(self, view: dict[str, Any]) -> None:
         """Nothing to remember: the view carries the whole public history of the hand."""
 
-    def choose(self, view: dict) -> dict:
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         if not view["legal_actions"]:
             raise IllegalAction(f"Seat {self.seat} has nothing to do now.", "not_your_turn")
         phase = view["phase"]
@@ -211,7 +212,7 @@ class GinCpu:
 
     # --- discarding ------------------------------------------------------------------------------
 
-    def _discard(self, table: Table, rng: random.Random) -> dict:
+    def _discard(self, table: Table, rng: random.Random) -> dict[str, Any]:
         candidates = [i for i in indices_of(table.hand) if i != table.taken]
         left = {i: deadwood_mask(table.hand & ~(1 << i)) for i in candidates}
         if table.taken is not None:
@@ -251,7 +252,7 @@ class GinCpu:
             cards = safe or cards
         return rng.choice(cards)
 
-    def _highest_loose(self, table: Table, candidates, lowest, rng) -> int:
+    def _highest_loose(self, table: Table, candidates: list[int], lowest: list[int], rng: random.Random) -> int:
         _, melds = split_mask(table.hand)
         loose = [i for i in candidates if not any(m >> i & 1 for m in melds)]
         if not loose:
@@ -261,7 +262,7 @@ class GinCpu:
         highest = max(CARD_VALUES[i] for i in loose)
         return rng.choice([i for i in loose if CARD_VALUES[i] == highest])
 
-    def _evaluated(self, table: Table, candidates, left) -> int:
+    def _evaluated(self, table: Table, candidates: list[int], left: dict[int, int]) -> int:
         """The discard with the lowest score: deadwood kept, minus what the next draw is likely
         to bring (deadwood melded away, the chance to knock), plus the risk of feeding."""
         least = min(left.values())
@@ -276,6 +277,7 @@ class GinCpu:
                      + style.feed_weight * self._feeds(table, card))
             if best_score is None or score < best_score:
                 best_card, best_score = card, score
+        assert best_card is not None, "a candidate leaves the least deadwood"
         return best_card
 
     def _most_outs(self, table: Table, cards: list[int], deadwood: int) -> list[int]:
@@ -354,10 +356,10 @@ class GinCpu:
         return sum(1 for u in unseen if discard_deadwood_mask(kept | 1 << u) == 0) / len(unseen)
 
 
-def make_cpu(level: str, seat: int, seed: int, options=None) -> GinCpu:
+def make_cpu(level: str, seat: int, seed: int, options: dict[str, Any] | None = None) -> GinCpu:
     """``options`` are accepted for the common interface; no level needs them."""
     return GinCpu(level, seat, seed)
 
 
-def cpu_from_json(data: dict) -> GinCpu:
+def cpu_from_json(data: dict[str, Any]) -> GinCpu:
     return GinCpu(data["level"], data["seat"], data["seed"])

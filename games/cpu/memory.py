@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from games.cpu import memory_tables
 from games.engines.base import IllegalAction, InvalidOptions, SplitMix64
@@ -99,7 +100,7 @@ def class_type(match: str, joker: bool, remaining: int, known: list[str]) -> str
 
 
 class MemoryCpu:
-    def __init__(self, level: str, seat: int, seed: int, options):
+    def __init__(self, level: str, seat: int, seed: int, options: dict[str, Any] | None):
         if level not in LEVELS:
             raise InvalidOptions(f"Unknown CPU level {level!r}; expected one of {', '.join(LEVELS)}.")
         self.level = level
@@ -115,9 +116,9 @@ class MemoryCpu:
         self.classes = sorted(self.class_total)
         self.rng = SplitMix64(seed)  # its whole state is one integer, saved in to_json
         # What it remembers: position -> [card, flips count after which it is forgotten or None].
-        self.memory: dict[int, list] = {}
+        self.memory: dict[int, list[Any]] = {}
         self.taken: dict[int, str] = {}
-        self.class_taken: Counter = Counter()
+        self.class_taken: Counter[str] = Counter()
         self.up: dict[int, str] = {}
         self.seen: set[int] = set()     # positions ever shown face up (public knowledge)
         self.version = 0                # public changes seen: a card shown first or taken
@@ -138,7 +139,7 @@ class MemoryCpu:
 
     # ------------------------------------------------------------------ seeing
 
-    def observe(self, view: dict) -> None:
+    def observe(self, view: dict[str, Any]) -> None:
         tie_break = view.get("tie_break")
         round_now = tie_break["round"] if tie_break and tie_break["winner"] is None else 0
         if round_now != self.round:
@@ -200,13 +201,13 @@ class MemoryCpu:
 
     # ------------------------------------------------------------------ choosing
 
-    def choose(self, view: dict) -> dict:
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         if view.get("current_player") != self.seat or not view.get("legal_actions"):
             raise IllegalAction(f"Seat {self.seat} has nothing to do now.", "not_your_turn")
         self.observe(view)
         return self.decide()
 
-    def decide(self) -> dict:
+    def decide(self) -> dict[str, Any]:
         """The flip to make now (it is this CPU's turn)."""
         known = self._known()
         if self.up:
@@ -245,6 +246,7 @@ class MemoryCpu:
             before = class_type(match, first_card == JOKER,
                                 self.class_total[cls] - self.class_taken[cls],
                                 [c for c in known.values() if self.class_of[c] == cls])
+            assert before is not None, "the first card's class is on the table"
             if table.second_is_known(table.row(position), _OPENED[before]):
                 return self._pick(sorted(known))
         unseen = [i for i in self._face_down() if i not in known]
@@ -275,7 +277,7 @@ class MemoryCpu:
         known_by_class: dict[str, list[str]] = {}
         for card in known.values():
             known_by_class.setdefault(self.class_of[card], []).append(card)
-        counts: Counter = Counter()
+        counts: Counter[str] = Counter()
         for cls in self.classes:
             kind = class_type(self.opts.match, cls == JOKER, self.class_total[cls] - self.class_taken[cls],
                               known_by_class.get(cls, []))
@@ -285,7 +287,7 @@ class MemoryCpu:
 
     # ------------------------------------------------------------------ JSON
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": "memory", "level": self.level, "seat": self.seat, "seed": self.seed,
             "options": self.opts.to_json(), "rng": self.rng.state,
@@ -299,11 +301,11 @@ class MemoryCpu:
         }
 
 
-def make_cpu(level: str, seat: int, seed: int, options) -> MemoryCpu:
+def make_cpu(level: str, seat: int, seed: int, options: dict[str, Any] | None) -> MemoryCpu:
     return MemoryCpu(level, seat, seed, options)
 
 
-def cpu_from_json(data: dict) -> MemoryCpu:
+def cpu_from_json(data: dict[str, Any]) -> MemoryCpu:
     cpu = MemoryCpu(data["level"], data["seat"], data["seed"], data["options"])
     cpu.rng = SplitMix64(data["rng"])
     if data.get("round"):
@@ -323,7 +325,7 @@ def cpu_from_json(data: dict) -> MemoryCpu:
     return cpu
 
 
-def _snapshot(view: dict) -> tuple[int, int, list[tuple[int, str]], list[tuple[int, str]]]:
+def _snapshot(view: dict[str, Any]) -> tuple[int, int, list[tuple[int, str]], list[tuple[int, str]]]:
     """What ``see`` takes, read from a view."""
     columns = view["columns"]
     up, taken = [], []

@@ -41,8 +41,10 @@ against the other. ``table()`` builds a full-size table on first use and keeps i
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +54,11 @@ MISS = "miss"    # second card of the first card's own class that does not match
 PAIR = "pair"    # second card that matches a known card of another class: a known pair is left
 
 TIE = 1e-9  # float values closer than this are treated as equal (ties favour progress)
+
+# A value vector, one entry a seat: floats, or Fractions in the exact reference solver.
+Vector = tuple[Any, ...]
+# What turning a card does: (cards with this outcome, MATCH/NEW/MISS/PAIR, type after or None).
+Outcome = tuple[int, str, str | None]
 
 
 @dataclass(frozen=True)
@@ -70,8 +77,8 @@ class ClassType:
     cards: int
     known: int
     pair_value: int
-    first: tuple
-    second: tuple
+    first: tuple[Outcome, ...]
+    second: tuple[Outcome, ...]
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,7 @@ class OpenType:
 
     name: str
     close: str
-    same: tuple
+    same: tuple[Outcome, ...]
 
 
 @dataclass(frozen=True)
@@ -95,8 +102,8 @@ class Structure:
     opens: tuple[OpenType, ...]
     size_of: str  # what the table size counts: "pairs" or "ranks"
 
-    def type_index(self, name: str | None) -> int | None:
-        return None if name is None else [t.name for t in self.types].index(name)
+    def type_index(self, name: str) -> int:
+        return [t.name for t in self.types].index(name)
 
     def open_index(self, name: str) -> int:
         return [o.name for o in self.opens].index(name)
@@ -159,13 +166,13 @@ def structure_for_match(match: str) -> Structure:
 
 # ---------------------------------------------------------------------------- vectors
 
-def rotate(vec: tuple, steps: int) -> tuple:
+def rotate(vec: Vector, steps: int) -> Vector:
     """A value vector seen from the seat ``steps`` places before its mover (seat 0)."""
     steps %= len(vec)
     return vec[-steps:] + vec[:-steps] if steps else vec
 
 
-def _prefers_pass(outcome: tuple, active: tuple, offset: int, eps) -> bool:
+def _prefers_pass(outcome: Vector, active: Vector, offset: int, eps: float) -> bool:
     """Whether the seat at ``offset`` passes rather than moves.
 
     Moving is worth ``active[0]`` to it. It passes when the round's outcome after its pass is
@@ -174,10 +181,10 @@ def _prefers_pass(outcome: tuple, active: tuple, offset: int, eps) -> bool:
     """
     mine = active[0]
     after = outcome[offset]
-    return after > mine + eps or (after >= mine - eps and active[-1] > mine + eps)
+    return bool(after > mine + eps or (after >= mine - eps and active[-1] > mine + eps))
 
 
-def chain_outcome(active: tuple, passes_before: int = 0, eps=TIE) -> tuple[tuple, bool]:
+def chain_outcome(active: Vector, passes_before: int = 0, eps: float = TIE) -> tuple[Vector, bool]:
     """Value of a position (mover's frame) under the pass rule, and whether the mover passes.
 
     ``active``: the value vector when the mover moves (2- or 1-move, whichever is best).
@@ -213,7 +220,7 @@ def position_key(structure: Structure, strides: tuple[int, ...], counts_by_name:
 
 def _states(structure: Structure, size: int) -> list[tuple[int, ...]]:
     """Every position with at most ``size`` classes, jokers absent, unseen or one known."""
-    def compositions(slots: int, budget: int):
+    def compositions(slots: int, budget: int) -> Iterator[tuple[int, ...]]:
         if slots == 0:
             yield ()
             return
@@ -225,7 +232,7 @@ def _states(structure: Structure, size: int) -> list[tuple[int, ...]]:
             for joker in ((0, 0), (1, 0), (0, 1))]
 
 
-def _cards_and_known(structure: Structure, counts) -> tuple[int, int]:
+def _cards_and_known(structure: Structure, counts: Iterable[int]) -> tuple[int, int]:
     return (sum(n * t.cards for n, t in zip(counts, structure.types)),
             sum(n * t.known for n, t in zip(counts, structure.types)))
 
@@ -240,11 +247,11 @@ class ReferenceTable:
     players: int
     one_flip: bool
     strides: tuple[int, ...]
-    values: dict
-    actives: dict
-    known_second: dict
+    values: dict[int, Vector]
+    actives: dict[int, Vector]
+    known_second: dict[int, int]
 
-    def value_of(self, counts_by_name: dict[str, int]) -> tuple:
+    def value_of(self, counts_by_name: dict[str, int]) -> Vector:
         return self.values[position_key(self.structure, self.strides, counts_by_name)]
 
 
@@ -267,37 +274,37 @@ def solve_reference(structure: Structure, size: int, players: int, one_flip: boo
     zero = Fraction(0) if exact else 0.0
     eps = 0 if exact else TIE
 
-    def ratio(a: int, b: int):
+    def ratio(a: int, b: int) -> Any:
         return Fraction(a, b) if exact else a / b
 
     solo = players == 1
     miss_cost = -1 if solo else 0  # solo: minus one per failed turn; pairs score nothing
 
-    def gain(vec: tuple, seat: int, amount) -> tuple:
+    def gain(vec: Vector, seat: int, amount: Any) -> Vector:
         if not amount:
             return vec
         return vec[:seat] + (vec[seat] + amount,) + vec[seat + 1:]
 
-    def weighted(terms) -> tuple:
+    def weighted(terms: list[tuple[Any, Vector]]) -> Vector:
         total = [zero] * players
         for w, vec in terms:
             for i in range(players):
                 total[i] += w * vec[i]
         return tuple(total)
 
-    values: dict[int, tuple] = {}
-    actives: dict[int, tuple] = {}
+    values: dict[int, Vector] = {}
+    actives: dict[int, Vector] = {}
     known_second: dict[int, int] = {}
 
-    def after_match(succ: int, amount) -> tuple:
+    def after_match(succ: int, amount: int) -> Vector:
         # The mover takes a pair and goes on (one flip per turn: the turn passes).
         vec = values[succ]
         return gain(rotate(vec, 1) if one_flip else vec, 0, 0 if solo else amount)
 
-    def after_miss(succ: int) -> tuple:
+    def after_miss(succ: int) -> Vector:
         return gain(rotate(values[succ], 1), 0, miss_cost)
 
-    def after_known_pair(succ: int, amount) -> tuple:
+    def after_known_pair(succ: int, amount: int) -> Vector:
         # The next player takes the known pair first and goes on (one flip per turn: the
         # turn passes on again).
         vec = values[succ]
@@ -324,6 +331,7 @@ def solve_reference(structure: Structure, size: int, players: int, one_flip: boo
                 if kind == MATCH:
                     terms.append((w, after_match(key - strides[t] + stride_of(arg), types[t].pair_value)))
                     continue
+                assert arg is not None, "a first card that matches nothing opens its class"
                 opened = structure.open_index(arg)
                 op = structure.opens[opened]
                 base = key - strides[t]
@@ -405,8 +413,17 @@ class _Layout:
         return len(self.known)
 
 
+# Terms of the recurrence, as NumPy arrays over the positions that have them: first-card
+# matches (positions, weights, successors, pair values), first cards that match nothing
+# (positions, weights, open types, 1-move successors) and 2-move outcomes (index of their x
+# term, positions, weights, successors, what follows, pair values).
+MatchTerm = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+XTerm = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+TwoTerm = tuple[int, np.ndarray, np.ndarray, np.ndarray, int, int]
+
+
 def _terms(structure: Structure, strides: tuple[int, ...], counts: np.ndarray, keys: np.ndarray,
-           rows: np.ndarray):
+           rows: np.ndarray) -> tuple[list[MatchTerm], list[XTerm], list[TwoTerm]]:
     """All terms of the recurrence for positions ``counts`` (rows in this order)."""
     types = structure.types
     unseen = counts @ np.array([t.cards - t.known for t in types])
@@ -415,11 +432,13 @@ def _terms(structure: Structure, strides: tuple[int, ...], counts: np.ndarray, k
         return 0 if name is None else strides[structure.type_index(name)]
 
     def row_of(key_array: np.ndarray) -> np.ndarray:
-        found = rows[key_array]
+        found: np.ndarray = rows[key_array]
         assert (found >= 0).all(), "a successor outside the table"
         return found
 
-    match, xs, twos = [], [], []
+    match: list[MatchTerm] = []
+    xs: list[XTerm] = []
+    twos: list[TwoTerm] = []
     for t, ct in enumerate(types):
         has = np.flatnonzero(counts[:, t] > 0)
         for n, kind, arg in ct.first:
@@ -429,6 +448,7 @@ def _terms(structure: Structure, strides: tuple[int, ...], counts: np.ndarray, k
                 match.append((has, w, succ, np.full(len(has), ct.pair_value)))
                 continue
             template = len(xs)
+            assert arg is not None, "a first card that matches nothing opens its class"
             opened = structure.open_index(arg)
             op = structure.opens[opened]
             base = keys[has] - strides[t]
@@ -485,7 +505,7 @@ def _layout_uncached(structure: Structure, size: int) -> _Layout:
     level, known = level[final], known[final]
     rows[keys] = renumber
 
-    def cat(parts, i):
+    def cat(parts: Sequence[tuple[Any, ...]], i: int) -> np.ndarray:
         return np.concatenate([p[i] for p in parts]) if parts else np.zeros(0)
 
     m_state = renumber[cat(match, 0).astype(np.int64)]
@@ -590,7 +610,7 @@ def _chain_rows(active: np.ndarray, eps: float) -> np.ndarray:
     players = active.shape[1]
     mine, before = active[:, 0], active[:, -1]
 
-    def prefers_pass(outcome, offset):
+    def prefers_pass(outcome: np.ndarray, offset: int) -> np.ndarray:
         after = outcome[:, offset]
         return (after > mine + eps) | ((after >= mine - eps) & (before > mine + eps))
 
@@ -659,7 +679,7 @@ def solve(structure: Structure, size: int, players: int, one_flip: bool = False)
                  actives, known_second)
 
 
-_TABLES: dict[tuple, Table] = {}
+_TABLES: dict[tuple[str, int, bool], Table] = {}
 
 
 def table(structure: Structure | str, players: int, one_flip: bool = False) -> Table:
@@ -700,6 +720,7 @@ def start_values(match: str, players: int, max_pairs: int, jokers: bool = False,
     if not per_class <= max_pairs <= limit:
         raise ValueError(f"max pairs must be {per_class} to {limit} for the {match} rule.")
     size = max_pairs // per_class
+    solved: ReferenceTable | Table
     if exact:
         solved = solve_reference(structure, size, players, one_flip, exact=True)
     else:

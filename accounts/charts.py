@@ -44,7 +44,7 @@ def results_chart(days: list[DayResults]) -> dict | None:
     bars = []
     for day in days:
         i = (day.day - first).days
-        base = TOP + plot_h
+        base: float = TOP + plot_h
         segments = []
         for kind, count in (("win", day.wins), ("draw", day.draws), ("loss", day.losses)):
             if count:

@@ -21,9 +21,11 @@ import random
 import sys
 import urllib.error
 import urllib.request
+from typing import Any
 from urllib.parse import urlsplit
 
 import websockets
+from websockets.typing import Origin
 
 from games import specs
 
@@ -69,16 +71,16 @@ class Connection:
     def __init__(self, server: str, room_id: str):
         self.server = server.rstrip("/")
         self.room_id = room_id
-        self.ws = None
+        self.ws: websockets.ClientConnection | None = None
         self.messages: list[dict] = []
-        self.state: dict | None = None
+        self.state: dict[str, Any] = {}  # the newest state message ({} until the first)
         self.token: str | None = None
         self._ids = itertools.count(1)
-        self._sent = collections.deque()
+        self._sent: collections.deque[float] = collections.deque()
 
     async def open(self, token: str | None = None, last_version: int | None = None) -> dict:
         origin = f"{urlsplit(self.server).scheme}://{urlsplit(self.server).netloc}"
-        self.ws = await websockets.connect(ws_url(self.server, self.room_id), origin=origin,
+        self.ws = await websockets.connect(ws_url(self.server, self.room_id), origin=Origin(origin),
                                            max_size=2 ** 22)
         self.token = token
         return await self.request("hello", token=token, last_version=last_version)
@@ -90,6 +92,7 @@ class Connection:
     async def send(self, kind: str, **fields) -> str:
         await self._pace()
         ref = f"c{next(self._ids)}"
+        assert self.ws is not None, "open() first"
         await self.ws.send(json.dumps({"type": kind, "id": ref, **fields}))
         return ref
 
@@ -105,10 +108,11 @@ class Connection:
         self._sent.append(loop.time())
 
     async def recv(self, timeout: float = 30.0) -> dict:
+        assert self.ws is not None, "open() first"
         message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.messages.append(message)
         if message.get("type") == "state":
-            if self.state is None or message["version"] >= self.state["version"]:
+            if not self.state or message["version"] >= self.state["version"]:
                 self.state = message
         elif message.get("type") == "joined":
             self.token = message["token"]
@@ -127,7 +131,7 @@ class Connection:
 
     async def wait_for(self, predicate, timeout: float = 30.0) -> dict:
         """Reads until the latest state satisfies ``predicate(state)``."""
-        if self.state is not None and predicate(self.state):
+        if self.state and predicate(self.state):
             return self.state
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -150,7 +154,7 @@ async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
     state = conn.state
     game = state["room"]["game"]
     cpu_module = specs.get(game).cpu_module()
-    cpus: dict[int, object] = {}
+    cpus: dict[int, Any] = {}
     rng = random.Random(seed)
     while True:
         state = conn.state

@@ -83,7 +83,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self.sending = asyncio.Lock()  # one state at a time, in version order
         self.catching_up: asyncio.Task | None = None
         self.sent_next_room = False
-        self.received = deque()
+        self.received: deque[float] = deque()  # when the last second's messages came
         await self.accept()
         try:
             await snapshots.snapshot(self.room_id)  # the room exists (and is cached from now on)
@@ -165,7 +165,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         user_id = await database_sync_to_async(_user_id)(self.scope)
         outcome = await db.call(service.hello, self.room_id, token, user_id)
         self.greeted = True
-        if outcome.reply["seats"]:
+        if token and outcome.reply["seats"]:  # a token holds seats
             self.token_hash = service.hash_token(token)
             self.seats = outcome.reply["seats"]
         publish(outcome, self)

@@ -1,6 +1,7 @@
 """Page views: home, each game's menu and rules, the room page, the icon. The rooms API is in
 games/api.py."""
 import re
+from typing import Any
 
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -50,7 +51,7 @@ def rules(request, slug):
     game = _game(slug)
     if not game["rules_page"]:
         raise Http404(_("No such game."))
-    context = {"game": game, "statistics": statistics(slug)}
+    context: dict[str, Any] = {"game": game, "statistics": statistics(slug)}
     if slug == "bozu":
         context.update(poet_groups=bozu_page.poet_groups(), simulation=bozu_page.simulation())
     return render(request, f"games/rules/{slug}.html", context)

@@ -15,7 +15,9 @@ import asyncio
 import functools
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.db import connections
@@ -23,6 +25,8 @@ from django.db import connections
 from config.env import env_int
 
 _executor: ThreadPoolExecutor | None = None
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 def thread_count() -> int:
@@ -61,7 +65,7 @@ def _tidy_connections() -> None:
             conn.close_if_unusable_or_obsolete()
 
 
-def _run(function, args, kwargs):
+def _run(function: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
     if getattr(_local, "failures", 0) != _failures:
         _local.failures = _failures
         for conn in connections.all(initialized_only=True):
@@ -72,7 +76,7 @@ def _run(function, args, kwargs):
         _tidy_connections()
 
 
-async def call(function, *args, **kwargs):
+async def call(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``await call(service.act, ...)``: runs a synchronous function that uses the database."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_executor_for_process(),

@@ -28,6 +28,7 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 from django.conf import settings
+from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -59,9 +60,9 @@ class Fanout:
         self._subscribed: set[str] = set()
         self._membership = asyncio.Lock()  # subscriptions change in the order they were asked
         self._redis: aioredis.Redis | None = None
-        self._pubsub = None
-        self._listener: asyncio.Task | None = None
-        self._publishing: set[asyncio.Task] = set()
+        self._pubsub: PubSub | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._publishing: set[asyncio.Task[None]] = set()
 
     async def watch(self, room_id: str, watcher: Watcher) -> None:
         """From now on ``watcher.notice(version)`` is called for every change of the room."""
@@ -92,7 +93,7 @@ class Fanout:
         self._deliver(room_id, version, skip=origin)
         if settings.REDIS_URL is None:
             return  # one process only: nobody else to tell
-        task = self._loop.create_task(self._publish(room_id, version))
+        task = asyncio.create_task(self._publish(room_id, version))
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)
 
@@ -136,12 +137,13 @@ class Fanout:
                 await self._pubsub.subscribe(self._channel(room_id))
                 self._subscribed.add(room_id)
                 if self._listener is None:
-                    self._listener = self._loop.create_task(self._listen(self._pubsub))
+                    self._listener = asyncio.create_task(self._listen(self._pubsub))
             elif not wanted and room_id in self._subscribed:
+                assert self._pubsub is not None, "a subscribed room has its pub/sub"
                 self._subscribed.discard(room_id)
                 await self._pubsub.unsubscribe(self._channel(room_id))
 
-    async def _listen(self, pubsub) -> None:
+    async def _listen(self, pubsub: PubSub) -> None:
         prefix_length = len(self._prefix)
         while True:
             try:
@@ -157,7 +159,7 @@ class Fanout:
             if origin != self.process_id:
                 self._deliver(message["channel"].decode()[prefix_length:], int(version))
 
-    async def _start_over(self, pubsub) -> None:
+    async def _start_over(self, pubsub: PubSub) -> None:
         if self._pubsub is not pubsub:
             return
         watchers = [w for ws in self._watchers.values() for w in ws]
@@ -165,7 +167,7 @@ class Fanout:
         self._subscribed.clear()
         self._pubsub, self._listener = None, None
         try:
-            await pubsub.aclose()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         except Exception:
             pass  # the connection is broken already
         for watcher in watchers:

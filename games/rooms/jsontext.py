@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import orjson
 
@@ -22,7 +23,7 @@ _standard = json.JSONEncoder(separators=(",", ":")).encode
 _FLOAT = re.compile(rb"[0-9][.eE]")
 
 
-def dumps(value) -> str:
+def dumps(value: Any) -> str:
     try:
         data = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits

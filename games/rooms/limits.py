@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from collections.abc import Iterable
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -17,7 +18,7 @@ from django.utils.translation import ngettext
 from config import rate_limit
 
 
-def _limit(name: str, rates) -> rate_limit.Limit:
+def _limit(name: str, rates: Iterable[tuple[int, int]]) -> rate_limit.Limit:
     return rate_limit.Limit(name, tuple(rate_limit.Window(count, seconds) for count, seconds in rates))
 
 
@@ -50,6 +51,7 @@ async def seconds_to_wait(address: str, user_id: int | None) -> int:
 
 def refusal(seconds: int) -> str:
     minutes = math.ceil(seconds / 60)
-    return ngettext("Too many new tables in a short time: try again in %(minutes)d minute.",
-                    "Too many new tables in a short time: try again in %(minutes)d minutes.",
-                    minutes) % {"minutes": minutes}
+    text: str = ngettext("Too many new tables in a short time: try again in %(minutes)d minute.",
+                         "Too many new tables in a short time: try again in %(minutes)d minutes.",
+                         minutes)
+    return text % {"minutes": minutes}

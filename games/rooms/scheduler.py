@@ -5,25 +5,30 @@ step survives a restart. Every server process runs this loop: it wakes on an in-
 when one of its own changes sets a due time (the common case, so steps happen on time), and
 polls the database every ``POLL_SECONDS`` as the safety net (steps set by another process that
 died, or due while every server was down). The same loop writes this process's heartbeat and
-sweeps the connections of processes that stopped beating (``service.sweep``). Two processes that run the same step at once both
-compute it but only one can write it: ``service.run_step`` writes under the version check.
+sweeps the connections of processes that stopped beating (``service.sweep``). Two processes
+that run the same step at once both compute it but only one can write it: ``service.run_step``
+writes under the version check.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+from datetime import datetime
+from typing import Any
 
+from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
 from django.utils import timezone
 
 from games.rooms import db, registry, service, snapshots
-from games.rooms.fanout import fanout
+from games.rooms.fanout import Watcher, fanout
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 1.0
 
 
-def publish(outcome: service.Outcome, origin=None) -> None:
+def publish(outcome: service.Outcome, origin: Watcher | None = None) -> None:
     """After a committed change: tell the room's connections the new version (nothing else, so
     nothing hidden ever leaves the process; ``origin``, the connection that made the change,
     answers for itself) and time the room's next step."""
@@ -37,8 +42,8 @@ def publish(outcome: service.Outcome, origin=None) -> None:
 
 
 class Scheduler:
-    def __init__(self):
-        self._task: asyncio.Task | None = None
+    def __init__(self) -> None:
+        self._task: asyncio.Task[None] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._running: set[str] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -50,7 +55,7 @@ class Scheduler:
             self._timers.clear()
             self._task = loop.create_task(self._poll())
 
-    def wake_at(self, room_id: str, due_at) -> None:
+    def wake_at(self, room_id: str, due_at: datetime) -> None:
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             return  # no scheduler in this loop (e.g. an in-process test client): polling covers it
@@ -114,11 +119,11 @@ class Scheduler:
 scheduler = Scheduler()
 
 
-def with_scheduler(app):
+def with_scheduler(app: ASGI3Application) -> ASGI3Application:
     """ASGI wrapper: starts this process's scheduler in the server's event loop on the first
     connection or request (Daphne sends no lifespan events)."""
 
-    async def wrapped(scope, receive, send):
+    async def wrapped(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         scheduler.ensure_started()
         return await app(scope, receive, send)
 
@@ -128,8 +133,8 @@ def with_scheduler(app):
 def start_when_reactor_runs() -> None:
     """Under Daphne, also start at boot so that steps due while the server was down happen
     without waiting for a first visitor."""
-    import sys
     if "twisted.internet.reactor" not in sys.modules:
         return
-    from twisted.internet import reactor
+    # The reactor Daphne installed (what ``from twisted.internet import reactor`` gives).
+    reactor: Any = sys.modules["twisted.internet.reactor"]
     reactor.callWhenRunning(lambda: reactor.callLater(0, scheduler.ensure_started))

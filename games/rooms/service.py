@@ -17,8 +17,11 @@ import random
 import secrets
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import ModuleType
+from typing import Any
 
 import psycopg
 from django.db import DatabaseError, connection, transaction
@@ -72,12 +75,12 @@ def invite_url(room_id: str) -> str:
 # --------------------------------------------------------------------------------------------
 # Seats. Each is a dict kept in Room.seats (see games/models.py).
 
-def _seat(holder: str, token_hash: str | None = None) -> dict:
+def _seat(holder: str, token_hash: str | None = None) -> dict[str, Any]:
     return {"holder": holder, "token": token_hash, "user": None, "conns": {}, "away_since": None,
             "cpu": holder == "cpu", "left": False, "seen": False}
 
 
-def presence(seat: dict) -> str:
+def presence(seat: dict[str, Any]) -> str:
     if seat["holder"] == "none":
         return "free"
     if seat["cpu"]:
@@ -85,19 +88,19 @@ def presence(seat: dict) -> str:
     return "connected" if sum(seat["conns"].values()) > 0 else "disconnected"
 
 
-def public_holder(seat: dict) -> str:
+def public_holder(seat: dict[str, Any]) -> str:
     """Who the seat belongs to: ``human`` while a person's token holds it (even away or taken
     over by the CPU, since the token brings it back), ``cpu`` once no person does (a CPU seat, or
     one its holder left), ``none`` while free (docs/protocol.md, "Seats")."""
     return "cpu" if seat["left"] else seat["holder"]
 
 
-def public_seats(seats: list[dict]) -> list[dict]:
+def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"seat": i, "colour": SEAT_COLOURS[i], "name": SEAT_COLOURS[i].capitalize(),
              "holder": public_holder(s), "presence": presence(s)} for i, s in enumerate(seats)]
 
 
-def seats_of_token(seats: list[dict], token_hash: str | None) -> list[int]:
+def seats_of_token(seats: list[dict[str, Any]], token_hash: str | None) -> list[int]:
     """Seats this token holds now (a seat given up or taken by someone else is no longer held)."""
     if not token_hash:
         return []
@@ -115,29 +118,29 @@ class Work:
 
     room: Room
     now: datetime
-    _state: object = None
+    _state: Any = None  # the engine's state, decoded on first use
     state_changed: bool = False
     changed: bool = False
-    event: dict | None = None
-    finished_record: dict | None = None
-    reply: dict = field(default_factory=dict)
+    event: dict[str, Any] | None = None
+    finished_record: dict[str, Any] | None = None
+    reply: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def engine(self):
+    def engine(self) -> ModuleType:
         return registry.engine(self.room.game)
 
     @property
-    def state(self):
+    def state(self) -> Any:
         if self._state is None:
             self._state = self.engine.State.from_json(self.room.state)
         return self._state
 
-    def set_state(self, state) -> None:
+    def set_state(self, state: Any) -> None:
         self._state = state
         self.state_changed = True
         self.changed = True
 
-    def mark(self, event: dict) -> None:
+    def mark(self, event: dict[str, Any]) -> None:
         self.changed = True
         self.event = event
 
@@ -146,8 +149,8 @@ class Work:
 class Outcome:
     room: Room
     changed: bool
-    reply: dict
-    event: dict | None = None
+    reply: dict[str, Any]
+    event: dict[str, Any] | None = None
     # The engine state the change left, when it changed the state (``room.state`` was encoded
     # from it): the process's snapshot starts from it instead of decoding room.state again.
     state: object = None
@@ -159,7 +162,8 @@ def _load(room_id: str) -> Room:
     if "\x00" in room_id:
         raise RoomError("room_not_found", "There is no such room.")
     try:
-        return Room.objects.get(pk=room_id)
+        room: Room = Room.objects.get(pk=room_id)
+        return room
     except Room.DoesNotExist:
         raise RoomError("room_not_found", "There is no such room.") from None
 
@@ -171,14 +175,14 @@ def _load(room_id: str) -> Room:
 # a flood of illegal requests costs no database work; with several processes a refusal, like
 # "nothing to do", is decided again from the database, so a copy made stale by another process
 # never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
-_written: dict[str, dict] = {}
+_written: dict[str, dict[str, Any]] = {}
 _written_lock = threading.Lock()
 WRITTEN_CACHE_SIZE = 2000
 _ROOM_FIELDS = [f.attname for f in Room._meta.concrete_fields]
 _ROOM_JSON_FIELDS = {"options", "state", "seats", "cpus", "result", "session"}
 
 
-def _remember_written(room: Room, json_texts: dict) -> None:
+def _remember_written(room: Room, json_texts: dict[str, Any]) -> None:
     row = {f: json_texts.get(f, getattr(room, f)) for f in _ROOM_FIELDS}
     with _written_lock:
         _written.pop(room.pk, None)
@@ -207,7 +211,7 @@ def _written_copy(room_id: str) -> Room | None:
     return room
 
 
-def _mutate(room_id: str, change, expected_version: int | None = None) -> Outcome:
+def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
     """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
     try:
         for attempt in range(MAX_RETRIES):
@@ -282,7 +286,7 @@ _ONE_STATEMENT_FINISHING = (
                           for c in _FINISHED_COLUMNS) + " FROM event")
 
 
-def _commit_in_one_statement(work: Work, old: int, texts: dict) -> bool:
+def _commit_in_one_statement(work: Work, old: int, texts: dict[str, Any]) -> bool:
     room = work.room
     values = {**{c: getattr(room, c) for c in _ROOM_COLUMNS}, **texts, "updated_at": work.now}
     params = [values[c] for c in _ROOM_COLUMNS]
@@ -349,7 +353,7 @@ def _commit(work: Work) -> bool:
 SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
 
 
-def operators_copy(record: dict) -> dict:
+def operators_copy(record: dict[str, Any]) -> dict[str, Any]:
     """The operators' copy of a finished game (FinishedGame): nothing that would match the one
     account record (accounts.GameRecord, from the game_finished signal) of the same game: no
     user ids, scores or failed flips, times to the hour, moves and duration as the statistics'
@@ -367,7 +371,7 @@ def operators_copy(record: dict) -> dict:
                       for seat in record["seats"]]}
 
 
-def _next_step_at(work: Work):
+def _next_step_at(work: Work) -> datetime | None:
     state = work.state
     room = work.room
     if room.status != "playing" or state.is_over:
@@ -401,7 +405,7 @@ def _feed_cpus(work: Work) -> None:
     room.cpus = memories
 
 
-def _finish(work: Work, result: dict, resigned: int | None) -> None:
+def _finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     room = work.room
     room.status = "finished"
     room.result = {**result, "resigned": resigned}
@@ -447,10 +451,12 @@ def _finish(work: Work, result: dict, resigned: int | None) -> None:
 SEED_LIMIT = 2 ** 63  # seeds are 63-bit, as random ones are
 
 
-def create_room(game, mode, options, cpu_level=None, origin=None, seed=None) -> tuple[Room, str]:
-    """Validates everything, deals the first game and returns the room and the creator's token.
-    ``seed`` (a client tester's reproducible room; the caller decides who may ask for one) fixes
-    the deal, every later deal and the CPUs' choices; ``None`` draws a random one."""
+def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origin: Any = None,
+                seed: Any = None) -> tuple[Room, str]:
+    """Validates everything (the values come from a client's JSON), deals the first game and
+    returns the room and the creator's token. ``seed`` (a client tester's reproducible room; the
+    caller decides who may ask for one) fixes the deal, every later deal and the CPUs' choices;
+    ``None`` draws a random one."""
     games = specs.names()
     if game not in games:
         raise RoomError("invalid_game", f"game must be one of {', '.join(games)}.")
@@ -518,7 +524,7 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
     _ensure_registered()
     token_hash = hash_token(token) if token else None
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         seats = work.room.seats
         held = seats_of_token(seats, token_hash)
         work.reply["seats"] = held
@@ -544,12 +550,12 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
     return _mutate(room_id, change)
 
 
-def _lost_seat(seats: list[dict], token_hash: str) -> dict | None:
+def _lost_seat(seats: list[dict[str, Any]], token_hash: str | None) -> dict[str, Any] | None:
     """The seat a token held before it changed hands, so a returning player learns what became
     of it: ``taken`` by someone else, or ``left`` by them and played by the CPU since."""
     for i, s in enumerate(seats):
         former = s.get("former_token")
-        if former and secrets.compare_digest(former, token_hash):
+        if former and token_hash and secrets.compare_digest(former, token_hash):
             return {"seat": i, "reason": "left" if s["left"] else "taken"}
     return None
 
@@ -557,7 +563,7 @@ def _lost_seat(seats: list[dict], token_hash: str) -> dict | None:
 def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
     """The connection closed; a seat left with no connection is away (CPU after the delay)."""
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         away = []
         for i in seats_held:
             s = work.room.seats[i]
@@ -584,8 +590,9 @@ def _require_holder(work: Work, held: list[int]) -> list[int]:
     return now_held
 
 
-def act(room_id: str, held: list[int], action, seat=None, version=None) -> Outcome:
-    def change(work: Work):
+def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: int | None = None) -> Outcome:
+    """Plays a seat's action; ``action`` and ``seat`` are the client's JSON, checked here."""
+    def change(work: Work) -> None:
         room = work.room
         if not held:
             raise RoomError("not_a_player", "Spectators cannot play; join or take a seat first.")
@@ -619,7 +626,7 @@ def act(room_id: str, held: list[int], action, seat=None, version=None) -> Outco
 def join(room_id: str, user_id: int | None) -> Outcome:
     _ensure_registered()
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         room = work.room
         if room.mode != "friends" or room.status != "waiting":
             raise RoomError("no_free_seat", "This room has no free seat to join.")
@@ -649,7 +656,7 @@ def _start(work: Work) -> None:
 
 
 def start(room_id: str, held: list[int]) -> Outcome:
-    def change(work: Work):
+    def change(work: Work) -> None:
         room = work.room
         if 0 not in _require_holder(work, held):
             raise RoomError("not_creator", "Only the room's creator can start the game.")
@@ -661,10 +668,10 @@ def start(room_id: str, held: list[int]) -> Outcome:
     return _mutate(room_id, change)
 
 
-def take_seat(room_id: str, seat, user_id: int | None) -> Outcome:
+def take_seat(room_id: str, seat: Any, user_id: int | None) -> Outcome:
     _ensure_registered()
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         room = work.room
         if room.mode != "friends":
             raise RoomError("seat_not_available", "Seats can only be taken in a friends room.")
@@ -690,7 +697,7 @@ def take_seat(room_id: str, seat, user_id: int | None) -> Outcome:
 
 
 def leave(room_id: str, held: list[int]) -> Outcome:
-    def change(work: Work):
+    def change(work: Work) -> None:
         room = work.room
         seats = _require_holder(work, held)
         if room.mode != "friends" or len(room.seats) < 3:
@@ -708,7 +715,7 @@ def leave(room_id: str, held: list[int]) -> Outcome:
 
 
 def resign(room_id: str, held: list[int]) -> Outcome:
-    def change(work: Work):
+    def change(work: Work) -> None:
         room = work.room
         seats = _require_holder(work, held)
         if len(room.seats) != 2 or room.mode not in ("cpu", "friends"):
@@ -726,10 +733,11 @@ def resign(room_id: str, held: list[int]) -> Outcome:
     return _mutate(room_id, change)
 
 
-def play_again(room_id: str, held: list[int], before=None, event: str = "play_again") -> Outcome:
+def play_again(room_id: str, held: list[int], before: Callable[[Work], None] | None = None,
+               event: str = "play_again") -> Outcome:
     """A new game at the table; a Memory session goes on (``new_session`` starts one)."""
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         room = work.room
         _require_holder(work, held)
         if room.status != "finished":
@@ -751,7 +759,7 @@ def play_again(room_id: str, held: list[int], before=None, event: str = "play_ag
 def new_session(room_id: str, held: list[int]) -> Outcome:
     """Memory: the session's totals start again from nothing, with a new game (like play again)."""
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         if work.room.game != "memory":
             raise RoomError("not_allowed", "Sessions are kept for Memory only.")
         work.room.session = sessions.new_session(len(work.room.seats))
@@ -767,7 +775,7 @@ def new_link(room_id: str, held: list[int]) -> Outcome:
         raise RoomError("not_allowed", "A new link is made from the result screen.")
     new_room, token = create_room(room.game, room.mode, room.options, room.cpu_level, "new_link")
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         work.room.next_room = new_room.id
         work.reply.update(room_id=new_room.id, seat_token=token, seat=0)
         work.mark({"type": "new_link"})
@@ -788,7 +796,7 @@ def run_step(room_id: str) -> Outcome:
     """Does the room's one step that is due now, if any: a takeover, an automatic step or a CPU
     move. Two processes may both try; the version check lets exactly one of them write."""
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         room, now = work.room, work.now
         if room.due_at is None or room.due_at > now or room.status != "playing":
             return
@@ -826,7 +834,7 @@ def run_step(room_id: str) -> Outcome:
     return _mutate(room_id, change)
 
 
-def _cpu_action(work: Work, seat: int) -> dict:
+def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
     room = work.room
     cpu = registry.cpu_module(room.game)
     raw = room.cpus.get(str(seat))
@@ -836,13 +844,14 @@ def _cpu_action(work: Work, seat: int) -> dict:
     if not raw:
         player.observe(view)
     try:
-        action = player.choose(view)
+        action: dict[str, Any] = player.choose(view)
         room.cpus[str(seat)] = player.to_json()
         return action
     except GameError:
         # A CPU that cannot decide must not stall the room: play the first legal action.
         log.exception("CPU for %s could not choose; playing the first legal action", room.game)
-        return work.state.legal_actions(seat)[0]
+        first: dict[str, Any] = work.state.legal_actions(seat)[0]
+        return first
 
 
 # --------------------------------------------------------------------------------------------
@@ -881,7 +890,7 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
     """Forgets a dead process's connections in every room that counts one, then its row. The
     seats left without a connection are away since the process was last seen alive."""
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         away = []
         for i, s in enumerate(work.room.seats):
             if process_id not in s["conns"]:
@@ -924,7 +933,7 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
     but name nobody, so a game they finish is recorded for nobody. No view or summary shows a
     seat's user, so no connection needs a notice; the next change's carries the new version."""
 
-    def change(work: Work):
+    def change(work: Work) -> None:
         for s in work.room.seats:
             if s["user"] == user_id:
                 s["user"] = None
@@ -941,7 +950,7 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
 # --------------------------------------------------------------------------------------------
 # Reading.
 
-def events_after(room_id: str, after: int, upto: int) -> list[dict] | None:
+def events_after(room_id: str, after: int, upto: int) -> list[dict[str, Any]] | None:
     """The public events of versions after..upto, or None when they cannot be replayed: too far
     back, or ``after`` ahead of the room (the client saw another room's versions, or this one's
     before it was reset), where an empty list would wrongly say that nothing was missed."""
@@ -958,7 +967,7 @@ def load(room_id: str) -> Room:
     return _load(room_id)
 
 
-def summary(room: Room) -> dict:
+def summary(room: Room) -> dict[str, Any]:
     """The public summary of GET /api/rooms/<id>: never a token or a hidden card."""
     return {"room_id": room.id, "game": room.game, "mode": room.mode, "options": room.options,
             "cpu_level": room.cpu_level, "status": room.status,

@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
-from games.models import RoomEvent
+from games.models import Room, RoomEvent
 from games.rooms import db, registry, service, sessions
 from games.rooms.jsontext import dumps as _dumps
 
@@ -19,18 +20,18 @@ CACHE_SIZE = 2000
 
 @dataclass
 class Snapshot:
-    room: object          # games.models.Room at ``version``
-    event: dict | None    # the public event that made this version
-    _state: object = None
-    _views: dict = field(default_factory=dict)
-    _view_texts: dict = field(default_factory=dict)
-    _public_parts: dict = field(default_factory=dict)  # key -> '"key":value' of view(None)
+    room: Room                      # at ``version``
+    event: dict[str, Any] | None    # the public event that made this version
+    _state: Any = None              # the engine's state, decoded for the first view
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    _view_texts: dict[int | None, str] = field(default_factory=dict)
+    _public_parts: dict[str, str] = field(default_factory=dict)  # key -> '"key":value' of view(None)
 
     @property
     def version(self) -> int:
-        return self.room.version
+        return int(self.room.version)
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         if seat not in self._views:
             if self._state is None:
                 self._state = registry.engine(self.room.game).State.from_json(self.room.state)
@@ -59,9 +60,10 @@ class Snapshot:
         return text
 
     @property
-    def current_player(self):
+    def current_player(self) -> int | None:
         self.view(None)
-        return self._state.current_player
+        player: int | None = self._state.current_player
+        return player
 
 
 def _read(room_id: str) -> Snapshot:
@@ -89,7 +91,7 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
         return snap
 
 
-def remember(room, event: dict | None, state=None) -> None:
+def remember(room: Room, event: dict[str, Any] | None, state: Any = None) -> None:
     """A change made by this process: its result is the newest snapshot, no need to read it.
     ``state``, when given, is the engine state ``room.state`` was encoded from (not decoded
     again for the views; nothing changes it once written)."""
@@ -110,7 +112,7 @@ def view_seat(snap: Snapshot, seats: list[int]) -> int | None:
     return current if current in seats else seats[0]
 
 
-def room_info(snap: Snapshot, seats: list[int]) -> dict:
+def room_info(snap: Snapshot, seats: list[int]) -> dict[str, Any]:
     room = snap.room
     return {
         "id": room.id,
@@ -128,9 +130,10 @@ def room_info(snap: Snapshot, seats: list[int]) -> dict:
     }
 
 
-def state_text(snap: Snapshot, seats: list[int], ref=None, missed=None, resync=None) -> str:
+def state_text(snap: Snapshot, seats: list[int], ref: Any = None, missed: list[dict[str, Any]] | None = None,
+               resync: bool | None = None) -> str:
     """The ``state`` message for a connection holding ``seats``, as the JSON text it is sent."""
-    message = {"type": "state", "version": snap.version, "room": room_info(snap, seats),
+    message: dict[str, Any] = {"type": "state", "version": snap.version, "room": room_info(snap, seats),
                "event": snap.event}
     if ref is not None:
         message["ref"] = ref

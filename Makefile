@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test prerequisites lint migrate clean
+.PHONY: install run test lint migrate clean
 
 install: $(STAMP)
 
@@ -27,12 +27,11 @@ run: migrate
 
 # The suite also needs Debian's chromium, haproxy, a Japanese font and Node.js (eslint), and uses
 # PostgreSQL and Redis when they run: scripts/test-prerequisites.sh installs or starts what is
-# missing (or says the one command to run when it cannot). The linters run first.
-test: install prerequisites lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
-
-prerequisites:
+# missing (or says the one command to run when it cannot). Then the linters, then the suite.
+test: install
 	@bash scripts/test-prerequisites.sh
+	@$(MAKE) --no-print-directory lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # ruff (pyflakes, pycodestyle, isort, bugbear, pyupgrade) and mypy (strict for games/engines,
 # games/cpu and games/rooms), configured in pyproject.toml, and eslint on site/js. Their caches

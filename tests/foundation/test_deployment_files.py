@@ -73,8 +73,22 @@ def test_it_sets_up_the_test_machine_from_make_test_alone():
     recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", (PROJECT / "Makefile").read_text(), re.M).group(1)
     assert recipe.index("scripts/test-prerequisites.sh") < recipe.index("pytest")
     prerequisites = (PROJECT / "scripts" / "test-prerequisites.sh").read_text()
-    for package in ("chromium", "haproxy", "fonts-ipafont-gothic"):
+    for package in ("chromium", "haproxy", "fonts-ipafont-gothic", "nodejs", "npm"):
         assert package in prerequisites
+
+
+def test_make_test_runs_the_linters_before_the_suite():
+    # CI only calls `make test`, so the linters must run from it, after the prerequisites
+    # (eslint is installed with npm) and before pytest: a lint failure stops the run.
+    makefile = (PROJECT / "Makefile").read_text()
+    recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    assert recipe.index("scripts/test-prerequisites.sh") < recipe.index("lint") < recipe.index("pytest")
+    lint = re.search(r"^lint:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    for tool in ("ruff check", "mypy", "eslint"):
+        assert tool in lint, tool
+    # eslint comes from the committed lock file, exactly: `npm ci`, never `npm install`.
+    assert "npm ci" in makefile and "npm install" not in makefile
+    assert (PROJECT / "tools" / "eslint" / "package-lock.json").is_file()
 
 
 # ---- the balancer (deploy/haproxy.cfg) ---------------------------------------------------------
@@ -123,15 +137,15 @@ def test_it_routes_a_rooms_websockets_by_the_room_id_and_the_rest_round_robin():
     # /ws/rooms/<id>/ split at slashes: "", "ws", "rooms", "<id>".
     assert "balance hash path,field(4,/)" in rooms and "hash-type consistent" in rooms
     assert "balance roundrobin" in pages
-    assert [l for l in rooms if l.startswith("server-template")] == \
-        [l for l in pages if l.startswith("server-template")]
+    assert [line for line in rooms if line.startswith("server-template")] == \
+        [line for line in pages if line.startswith("server-template")]
     defaults = sections["defaults"]
     for line in ("mode http", "option forwardfor", "option redispatch", "timeout tunnel 1h",
                  "option httpchk", "http-check expect status 200"):
         assert line in defaults, line
-    assert any(l.startswith("http-check send meth GET uri /healthz ") for l in defaults)
-    assert any(l.startswith("default-server check ") for l in defaults)
-    assert not any(l.startswith("log ") for section in sections.values() for l in section)
+    assert any(line.startswith("http-check send meth GET uri /healthz ") for line in defaults)
+    assert any(line.startswith("default-server check ") for line in defaults)
+    assert not any(line.startswith("log ") for section in sections.values() for line in section)
 
 
 def test_it_writes_a_balancer_configuration_haproxy_accepts():

@@ -38,6 +38,7 @@ from games.cpu import memory_tables
 from games.engines.base import IllegalAction, InvalidOptions, SplitMix64
 from games.engines.memory import (
     JOKER,
+    Options,
     cards_match,
     deck,
     grid_for,
@@ -100,7 +101,7 @@ def class_type(match: str, joker: bool, remaining: int, known: list[str]) -> str
 
 
 class MemoryCpu:
-    def __init__(self, level: str, seat: int, seed: int, options: dict[str, Any] | None):
+    def __init__(self, level: str, seat: int, seed: int, options: Options | dict[str, Any] | None):
         if level not in LEVELS:
             raise InvalidOptions(f"Unknown CPU level {level!r}; expected one of {', '.join(LEVELS)}.")
         self.level = level
@@ -301,7 +302,7 @@ class MemoryCpu:
         }
 
 
-def make_cpu(level: str, seat: int, seed: int, options: dict[str, Any] | None) -> MemoryCpu:
+def make_cpu(level: str, seat: int, seed: int, options: Options | dict[str, Any] | None) -> MemoryCpu:
     return MemoryCpu(level, seat, seed, options)
 
 

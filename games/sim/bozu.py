@@ -107,7 +107,8 @@ def play_fast(seeds: np.ndarray, opts: bozu.Options) -> tuple[np.ndarray, np.nda
 def card_role_codes(opts: bozu.Options) -> np.ndarray:
     """Role code of poem ``i + 1`` at index ``i``, under these options."""
     roles = bozu.card_roles(opts)
-    return np.array([ROLE_CODE[roles[CARDS[poem].type]] for poem in POEMS], dtype=np.int8)
+    # CARDS[0] is no card: the poems count from 1.
+    return np.array([ROLE_CODE[roles[card.type]] for card in CARDS if card is not None], dtype=np.int8)
 
 
 def deal_fast(seeds: np.ndarray) -> np.ndarray:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import importlib
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from games.engines.base import InvalidOptions
 
@@ -39,7 +40,7 @@ def play_one(engine, cpu_module, options, seed: int, levels: list[str], max_step
 
 
 def summarise(game: str, games: int, players: int, levels: list[str], seed: int,
-              run_one: Callable[[int], tuple[object, bool]],
+              run_one: Callable[[int], tuple[Any, bool]],
               extra: Callable[[list], dict] | None = None) -> dict:
     """Runs ``games`` games (seeds derived from ``seed``) and builds the common JSON summary."""
     started = time.perf_counter()

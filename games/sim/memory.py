@@ -34,13 +34,15 @@ def run(players: int | None = None, levels: list[str] | None = None, games: int 
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise InvalidOptions("games must be a positive whole number.")
     # A tie-break round changes the table under the CPUs, which only a view tells them.
-    if (fast or games >= FAST_FROM_GAMES) and not opts.tie_break:
-        play = play_fast
-    else:
-        def play(o, game_seed, lv):
-            return play_one(memory, memory_cpu, o, game_seed, lv)
+    fast_path = (fast or games >= FAST_FROM_GAMES) and not opts.tie_break
+    play_one_game = play_fast if fast_path else play_one_with_views
     return summarise(memory.GAME, games, opts.players, levels, seed,
-                     lambda game_seed: play(opts, game_seed, levels), extra=_extra)
+                     lambda game_seed: play_one_game(opts, game_seed, levels), extra=_extra)
+
+
+def play_one_with_views(opts: memory.Options, seed: int, levels: list[str]) -> tuple[memory.State, bool]:
+    """The engine path: ``common.play_one``, every CPU fed its seat's views."""
+    return play_one(memory, memory_cpu, opts, seed, levels)
 
 
 def _extra(states: list) -> dict:
@@ -74,13 +76,16 @@ def play_fast(opts: memory.Options, seed: int, levels: list[str],
             state.apply_automatic()
         else:
             seat = state.current_player
+            assert seat is not None, "no automatic step pending: a seat is to flip"
             cpu = cpus[seat]
             cpu.see(state.moves, state.turn_number, [(i, state.cards[i]) for i in state.face_up], taken)
             action = cpu.decide()
             first = list(state.face_up)
-            state.apply(seat, action)
+            flipped = state.grid.index(action["pos"])
+            state.apply(seat, action)  # refuses a position that is not on the table
+            assert flipped is not None and state.last is not None
             if state.last["result"] == "match":
-                pair = first + [state.grid.index(action["pos"])]
+                pair = first + [flipped]
                 taken = [(i, state.cards[i]) for i in pair]
         tell()
     return state, state.is_over

@@ -157,7 +157,7 @@ async def fuzz_connection(url, target, other, role, count, rng, stats, flood=Fal
         if role != "spectator":
             await ws.send(json.dumps({"type": "hello", "token": target.tokens[mine]}))
             stats["sent"] += 1
-        for i in range(count):
+        for _ in range(count):
             await ws.send(message(rng, target, other, kind, legal))
             stats["sent"] += 1
             if not flood:

@@ -49,7 +49,7 @@ def lookups_per_second(count: int, seed: int) -> tuple[float, float]:
             continue
         joker = rng.randrange(3)
         counts += [int(joker == 1), int(joker == 2)]
-        positions.append(dict(zip(names, counts)))
+        positions.append(dict(zip(names, counts, strict=True)))
     started = time.perf_counter()
     for counts in positions:
         row = table.row(counts)

@@ -66,7 +66,8 @@ def report(name: str, rows: list[dict]) -> int:
     print(f"  {'transferred':>11} {'body':>8} {'gzip -9':>8} {'enc':>4} {'st':>3}  url")
     for row in sorted(rows, key=lambda r: -r["transferred"]):
         short = row["url"].split("//", 1)[-1].split("/", 1)[-1]
-        print(f"  {row['transferred']:>11,} {row['raw']:>8,} {row['gzip']:>8,} {row['encoding'][:4]:>4} {row['status']:>3}  /{short}")
+        print(f"  {row['transferred']:>11,} {row['raw']:>8,} {row['gzip']:>8,} {row['encoding'][:4]:>4} "
+              f"{row['status']:>3}  /{short}")
     transferred = sum(r["transferred"] for r in rows)
     compressed = sum(r["gzip"] for r in rows)
     print(f"  total transferred {transferred:,} bytes; bodies gzip-compressed {compressed:,} bytes "

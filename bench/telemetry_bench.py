@@ -38,6 +38,7 @@ sys.path.insert(0, str(PROJECT))
 from tests.live import LiveServer, VENV_BIN, embedded_env, free_port  # noqa: E402
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+FRESH_ROWS = "SELECT count(*) FROM telemetry_event WHERE received_at > now() - interval '1 day'"
 CONTEXT = {"device": "desktop", "memory": "8+", "cores": "3-4", "net": "4g", "cache": "part"}
 EVENTS = [
     {"type": "game_end", "game": "memory", "mode": "cpu", "cpu_level": "hard", "result": "win",
@@ -208,7 +209,7 @@ def main() -> int:
             FROM generate_series(1, %s) AS g""", (args.expired,))
         psql(db_url, "ANALYZE telemetry_event")
         print(f"wrote {args.expired:,} expired rows in {time.perf_counter() - started:.1f} s")
-        fresh_before = psql(db_url, "SELECT count(*) FROM telemetry_event WHERE received_at > now() - interval '1 day'")[0][0]
+        fresh_before = psql(db_url, FRESH_ROWS)[0][0]
         clients = Clients(ports, args.clients)
         clients.start()
         time.sleep(1.0)
@@ -224,7 +225,7 @@ def main() -> int:
         clients.stop()
         removed, purge_seconds = result.stdout.split()
         left = psql(db_url, "SELECT count(*) FROM telemetry_event WHERE received_at < now() - interval '30 days'")[0][0]
-        fresh_after = psql(db_url, "SELECT count(*) FROM telemetry_event WHERE received_at > now() - interval '1 day'")[0][0]
+        fresh_after = psql(db_url, FRESH_ROWS)[0][0]
         print(f"purge: removed {int(removed):,} expired rows in {float(purge_seconds):.1f} s "
               f"({purge_wall:.1f} s with process start); {left} expired rows left; fresh rows "
               f"{fresh_before:,} → {fresh_after:,} (none deleted, ingest went on)")

@@ -311,8 +311,8 @@ class Machine:
 
     @staticmethod
     def spent(before: dict, after: dict) -> dict:
-        return {"servers": [b - a for a, b in zip(before["servers"], after["servers"])],
-                "writes": tuple(b - a for a, b in zip(before["writes"], after["writes"])),
+        return {"servers": [b - a for a, b in zip(before["servers"], after["servers"], strict=True)],
+                "writes": tuple(b - a for a, b in zip(before["writes"], after["writes"], strict=True)),
                 **{name: used(before[name], after[name]) for name in before
                    if name not in ("servers", "writes")}}
 
@@ -350,7 +350,7 @@ def report(title: str, wall: float, spent: dict, results: list, pids: list[int])
           f"max {figures['max']:.1f}; errors {figures['errors']} {errors or ''}; "
           f"client processes {len(results)}, CPU {max(client_cpu):.0f}% of a core at most",
           flush=True)
-    for i, (seconds, (rss, peak)) in enumerate(zip(spent["servers"], map(memory_mb, pids))):
+    for i, (seconds, (rss, peak)) in enumerate(zip(spent["servers"], map(memory_mb, pids), strict=True)):
         print(f"  server process {i}: CPU {seconds / wall * 100:.0f}% of one core, memory "
               f"{rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
     if pids and actions:

@@ -38,6 +38,7 @@ TEST_BACKEND = _choice
 os.environ["ROOMS_PER_ADDRESS"] = os.environ["ROOMS_PER_ACCOUNT"] = "1000000/minute"
 
 from .settings import *  # noqa: E402,F401,F403
+from .settings import DATABASES  # noqa: E402  (named: it is changed below)
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests
 

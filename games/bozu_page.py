@@ -8,7 +8,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.base import SEAT_COLOURS
-from games.engines.bozu_cards import CARDS, EMPEROR, LADY, MONK, NOBLE, POEMS, SEMIMARU
+from games.engines.bozu_cards import CARDS, EMPEROR, LADY, MONK, NOBLE, SEMIMARU
 
 SIMULATION_FILE = Path(__file__).resolve().parent / "data" / "bozu_simulation.json"
 
@@ -29,7 +29,7 @@ def poet_groups() -> list[dict]:
     for key, label, types in GROUPS:
         poets = [{"poem": card.poem, "romaji": card.poet, "ja": card.poet_ja,
                   "emperor": card.type == EMPEROR}
-                 for card in (CARDS[poem] for poem in POEMS) if card.type in types]
+                 for card in CARDS if card is not None and card.type in types]  # CARDS[0]: no card
         groups.append({"key": key, "label": label, "poets": poets})
     return groups
 
@@ -50,10 +50,11 @@ def simulation() -> dict:
     games = output["games"]
     seats = [{"number": seat + 1, "colour": SEAT_NAMES[SEAT_COLOURS[seat]], "wins": wins,
               "share": 100 * wins / games, "mean_pile": mean}
-             for seat, (wins, mean) in enumerate(zip(output["wins"], output["mean_score"]))]
+             for seat, (wins, mean) in enumerate(zip(output["wins"], output["mean_score"], strict=True))]
     shares = [seat["share"] for seat in seats]
     return {"command": data["command"], "games": games, "players": output["players"],
             # Grouped the page's way (200,000 / 200.000 / 200 000) whatever the settings say.
             "games_text": number_format(games, force_grouping=True),
-            "seats": seats, "share_min": min(shares), "share_max": max(shares), "draws": output["draws"], "draw_share": 100 * output["draws"] / games,
+            "seats": seats, "share_min": min(shares), "share_max": max(shares), "draws": output["draws"],
+            "draw_share": 100 * output["draws"] / games,
             "mean_winner_pile": output["mean_winner_score"], "mean_centre": output["mean_centre"]}

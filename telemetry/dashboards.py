@@ -119,7 +119,7 @@ def build(filters: Filters) -> dict:
         "left_early": left_early,
         "ttff_chart": charts.grouped_bar_chart(
             _("Time to first 3D frame"),
-            [(row["label"], [row["count"], early["count"]]) for row, early in zip(ttff, left_early)],
+            [(row["label"], [row["count"], early["count"]]) for row, early in zip(ttff, left_early, strict=True)],
             [_("first frame"), _("left before")]),
         "steps": steps,
         "created": created,

@@ -39,7 +39,7 @@ class Buckets:
         assert len(self.labels) == len(self.edges) + 1
 
     def label(self, value: float) -> str:
-        for edge, label in zip(self.edges, self.labels):
+        for edge, label in zip(self.edges, self.labels, strict=False):
             if value < edge:
                 return label
         return self.labels[-1]
@@ -341,7 +341,7 @@ def validate_event(raw, index: int = 0) -> dict:
     for spec in required:
         if spec.name not in raw:
             raise SchemaError(f"{where}{spec.name} is required in a {kind} event.")
-    clean = {"type": kind}
+    clean: dict = {"type": kind}
     # settings last: checking it needs the game, which must have passed its own check first.
     for name, value in sorted(raw.items(), key=lambda item: item[0] == "settings"):
         if name == "type":
@@ -398,7 +398,7 @@ def describe() -> list[dict]:
             continue
         rows.append({"field": name, "events": _("every event"), "values": _values_text(spec), "doc": spec.doc})
     seen = set(CONTEXT)
-    for kind, (required, optional) in EVENT_TYPES.items():
+    for required, optional in EVENT_TYPES.values():
         for spec in required + optional:
             if spec.name in seen:
                 continue

@@ -215,7 +215,7 @@ def strides_for(structure: Structure, size: int) -> tuple[int, ...]:
 
 
 def position_key(structure: Structure, strides: tuple[int, ...], counts_by_name: dict[str, int]) -> int:
-    return sum(counts_by_name.get(t.name, 0) * s for t, s in zip(structure.types, strides))
+    return sum(counts_by_name.get(t.name, 0) * s for t, s in zip(structure.types, strides, strict=True))
 
 
 def _states(structure: Structure, size: int) -> list[tuple[int, ...]]:
@@ -233,8 +233,8 @@ def _states(structure: Structure, size: int) -> list[tuple[int, ...]]:
 
 
 def _cards_and_known(structure: Structure, counts: Iterable[int]) -> tuple[int, int]:
-    return (sum(n * t.cards for n, t in zip(counts, structure.types)),
-            sum(n * t.known for n, t in zip(counts, structure.types)))
+    return (sum(n * t.cards for n, t in zip(counts, structure.types, strict=True)),
+            sum(n * t.known for n, t in zip(counts, structure.types, strict=True)))
 
 
 # ---------------------------------------------------------------------------- reference solver
@@ -314,7 +314,7 @@ def solve_reference(structure: Structure, size: int, players: int, one_flip: boo
     states = _states(structure, size)
     states.sort(key=lambda c: (lambda ck: (ck[0], -ck[1]))(_cards_and_known(structure, c)))
     for counts in states:
-        key = sum(c * s for c, s in zip(counts, strides))
+        key = sum(c * s for c, s in zip(counts, strides, strict=True))
         cards, known = _cards_and_known(structure, counts)
         unseen = cards - known
         if unseen == 0:
@@ -491,7 +491,7 @@ def _layout_uncached(structure: Structure, size: int) -> _Layout:
     dep_start = np.searchsorted(dep_state, np.arange(len(keys)))
     level = np.zeros(len(keys), dtype=np.int64)
     layer_edges = np.flatnonzero(np.diff(cards * 1000 - known)) + 1
-    for lo, hi in zip(np.r_[0, layer_edges], np.r_[layer_edges, len(keys)]):
+    for lo, hi in zip(np.r_[0, layer_edges], np.r_[layer_edges, len(keys)], strict=True):
         d0, d1 = dep_start[lo], dep_start[hi] if hi < len(keys) else len(dep_state)
         if d0 == d1:
             continue  # the empty table
@@ -532,7 +532,7 @@ def _layout_uncached(structure: Structure, size: int) -> _Layout:
     two_x_sorted = two_x[t_order]
     level_edges = np.flatnonzero(np.diff(level)) + 1
     levels = []
-    for lo, hi in zip(np.r_[0, level_edges], np.r_[level_edges, len(level)]):
+    for lo, hi in zip(np.r_[0, level_edges], np.r_[level_edges, len(level)], strict=True):
         if level[lo] == 0:
             continue
         m0, m1 = np.searchsorted(match_state, [lo, hi])

@@ -14,7 +14,7 @@ SEAT_FACTS = ("seat", "holder", "result", "rank", "resigned")
 
 def label(buckets, value) -> str:
     edges, labels = buckets
-    for edge, name in zip(edges, labels):
+    for edge, name in zip(edges, labels, strict=False):
         if value < edge:
             return name
     return labels[-1]

@@ -18,7 +18,7 @@ KEPT = ("type", "device", "memory", "cores", "net", "cache", "browser", "os", "g
 def copy_shuffled(apps, schema_editor):
     connection = schema_editor.connection
     moves = "CASE WHEN move_count IS NULL THEN ''"
-    for edge, label in zip(MOVE_EDGES, MOVE_LABELS):
+    for edge, label in zip(MOVE_EDGES, MOVE_LABELS, strict=False):
         moves += f" WHEN move_count < {edge} THEN '{label}'"
     moves += f" ELSE '{MOVE_LABELS[-1]}' END"
     if connection.vendor == "postgresql":

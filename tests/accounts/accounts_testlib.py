@@ -159,9 +159,9 @@ def traces(query, user_id: int, username: str, email: str) -> dict[str, int]:
                   if issubclass(model, AbstractBaseSession) else None)
         count = 0
         for row in query(f'SELECT {columns} FROM "{model._meta.db_table}"'):
-            values = {field.name: value for field, value in zip(fields, row)}
+            values = {field.name: value for field, value in zip(fields, row, strict=True)}
 
-            def names_account(field, value):
+            def names_account(field, value, values=values, decode=decode):
                 if value is None:
                     return False
                 if links_to_accounts(field):

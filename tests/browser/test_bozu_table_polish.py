@@ -27,7 +27,7 @@ def covered_share(page, locator) -> float:
     box = locator.bounding_box()
     _, _, rows = decode_png(page.screenshot(clip=box))
     pixels = [p for row in rows for p in row]
-    near = [p for p in pixels if sum(abs(a - b) for a, b in zip(p, PILE_EDGE)) < 60]
+    near = [p for p in pixels if sum(abs(a - b) for a, b in zip(p, PILE_EDGE, strict=True)) < 60]
     return len(near) / len(pixels)
 
 

@@ -54,7 +54,8 @@ def test_it_plays_a_bozu_game_against_the_cpu(site, pages):
     assert flips >= 20
     assert page.locator("#deck-count").inner_text() == "0"
 
-    counts = dict(zip(page.locator(".counts dt").all_inner_texts(), page.locator(".counts dd").all_inner_texts()))
+    counts = dict(zip(page.locator(".counts dt").all_inner_texts(), page.locator(".counts dd").all_inner_texts(),
+                      strict=True))
     piles = [int(counts[name]) for name in ("Red", "Green", "Yellow", "Blue")]
     assert sum(piles) + int(counts["Centre"]) == 100
     assert counts["Monks left in the deck"] == "0" and counts["Ladies left in the deck"] == "0"

@@ -203,7 +203,8 @@ def test_it_moves_nothing_under_reduced_motion(site, pages):
     page.emulate_media(reduced_motion="reduce")
     start_from_menu(page, site, "memory", "solo", {"cards": 24})
     styles = page.evaluate("""() => [...document.querySelectorAll('.memory-card, .memory-card .face, .table-stage')]
-        .map(el => { const s = getComputedStyle(el); return [s.transitionDuration, s.animationName, s.animationDuration]; })""")
+        .map(el => { const s = getComputedStyle(el);
+                     return [s.transitionDuration, s.animationName, s.animationDuration]; })""")
     assert styles and {tuple(s) for s in styles} == {("0s", "none", "0s")}, styles
     play_until(page, lambda: False)
     assert status(page) == "finished"

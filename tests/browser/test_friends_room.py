@@ -80,7 +80,8 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     assert len(hellos) == hellos_before + 1
     assert hellos[-1]["last_version"] == away_version and hellos[-1]["token"]
     wait_until(bob, f"Number(document.getElementById('room').dataset.version) >= {version(alice)}")
-    wait_until(alice, "document.querySelector(\"#seats .seat[data-seat='1']\").classList.contains('presence-connected')")
+    wait_until(alice,
+               "document.querySelector(\"#seats .seat[data-seat='1']\").classList.contains('presence-connected')")
     assert bob.locator("#room-you").inner_text() == "You play Green."
     assert bob.locator("#deck-count").inner_text() == alice.locator("#deck-count").inner_text()
 

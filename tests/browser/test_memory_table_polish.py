@@ -103,6 +103,6 @@ def test_it_says_how_play_again_and_a_new_game_differ(site, pages):
     assert all(hint.is_visible() for hint in hints)
     assert hints[0].inner_text() == "This table, the same seats" and hints[1].inner_text() == "A new table"
     # Each hint is under its own button's name, inside the button.
-    for button, hint in zip((again, new), hints):
+    for button, hint in zip((again, new), hints, strict=True):
         outer, inner = button.bounding_box(), hint.bounding_box()
         assert outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"]

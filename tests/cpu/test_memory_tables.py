@@ -92,7 +92,7 @@ def test_expected_pairs_add_up_to_the_pairs_left(name, players):
                   "zebra": {"four": 2, "four_known": 2, "four_known_two": 2, "two": 1, "two_known": 1}}[name]
     pairs_left = {**pairs_left, "jokers": 2, "joker_known": 2}
     for counts in lay_counts[::7]:
-        by_name = {t.name: c for t, c in zip(structure.types, counts)}
+        by_name = {t.name: c for t, c in zip(structure.types, counts, strict=True)}
         total = sum(pairs_left[n] * c for n, c in by_name.items())
         assert sum(table.value_of(by_name)) == pytest.approx(total, abs=1e-9)
 

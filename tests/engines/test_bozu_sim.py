@@ -28,7 +28,7 @@ def engine_outcome(options, seed):
 def test_fast_deal_is_the_engine_deal():
     seeds = sim.game_seeds(3, 300) + [0, 1, 2**63 - 1, 2**64 - 1]
     decks = sim.deal_fast(np.array(seeds, dtype=np.uint64)) + 1
-    for seed, deck in zip(seeds, decks):
+    for seed, deck in zip(seeds, decks, strict=True):
         assert deck.tolist() == bozu.deal(seed)
 
 

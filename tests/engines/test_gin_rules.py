@@ -151,7 +151,7 @@ def test_knock_with_layoffs_scores_the_difference():
     state.apply(0, {"type": "knock", "card": "KC"})
     hand = state.last_hand
     assert hand["outcome"] == "knock" and hand["winner"] == 0 and hand["knocker"] == 0
-    assert sorted(l["card"] for l in hand["layoffs"]) == ["4S", "5S", "7S"]
+    assert sorted(layoff["card"] for layoff in hand["layoffs"]) == ["4S", "5S", "7S"]
     assert hand["deadwoods"] == [4, 48]
     assert hand["points"] == 44 and state.scores() == [44, 0]
     assert hand["hands"][1]["deadwood_cards"] == ["2H", "3D", "6D", "8C", "9H", "TH", "KH"]
@@ -171,7 +171,7 @@ def test_undercut_after_layoffs_scores_difference_plus_25():
     state = rig(["AS 2S 3S 7H 7D 7C JD QD KD 9C KC", "4S 5S 2H 8H 8S 8D 8C 6C 6D 6H"])
     state.apply(0, {"type": "knock", "card": "KC"})
     hand = state.last_hand
-    assert sorted(l["card"] for l in hand["layoffs"]) == ["4S", "5S"]
+    assert sorted(layoff["card"] for layoff in hand["layoffs"]) == ["4S", "5S"]
     assert hand["deadwoods"] == [9, 2]
     assert hand["outcome"] == "undercut" and hand["winner"] == 1
     assert hand["points"] == 9 - 2 + 25 and state.scores() == [0, 32]
@@ -183,7 +183,7 @@ def test_layoffs_are_chosen_jointly_in_a_real_hand():
     state = rig(["TC JC QC 4H 4D 4S 6S 6H 6D AC KS", "7S 7D 7C 8C 9C AH 2D 3H JS JH"])
     state.apply(0, {"type": "knock", "card": "KS"})
     hand = state.last_hand
-    assert sorted(l["card"] for l in hand["layoffs"]) == ["8C", "9C"]
+    assert sorted(layoff["card"] for layoff in hand["layoffs"]) == ["8C", "9C"]
     assert hand["deadwoods"] == [1, 26]
     assert ["7S", "7D", "7C"] in hand["hands"][1]["melds"]
 
@@ -317,7 +317,8 @@ def test_views_show_only_what_the_seat_may_know():
                 for card in hidden - public - mine:
                     assert f'"{card}"' not in text, (seat, card)
                 assert "stock" not in view or isinstance(view.get("stock"), int)
-                assert view["stock_count"] == (len(state.stock) if view["phase"] in ("upcard", "draw", "discard") else 0)
+                playing = view["phase"] in ("upcard", "draw", "discard")
+                assert view["stock_count"] == (len(state.stock) if playing else 0)
                 for key in ("game", "players", "seat", "current_player", "is_over", "scores", "moves",
                             "last", "legal_actions", "result", "options"):
                     assert key in view

@@ -94,12 +94,12 @@ def brute_lay_off(knocker_melds, defender) -> int:
     best = None
     for assignment in itertools.product(*choices):
         extended = [list(m) for m in knocker_melds]
-        for card, where in zip(defender, assignment):
+        for card, where in zip(defender, assignment, strict=True):
             if where is not None:
                 extended[where].append(card)
-        if any(len(e) > len(m) and not is_meld(e) for e, m in zip(extended, knocker_melds)):
+        if any(len(e) > len(m) and not is_meld(e) for e, m in zip(extended, knocker_melds, strict=True)):
             continue
-        kept = [c for c, where in zip(defender, assignment) if where is None]
+        kept = [c for c, where in zip(defender, assignment, strict=True) if where is None]
         deadwood = brute_deadwood(kept)
         best = deadwood if best is None else min(best, deadwood)
     return best

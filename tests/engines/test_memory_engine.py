@@ -334,7 +334,7 @@ def test_views_hold_every_field_of_the_contract():
 
 def assert_no_hidden_identity(state, view):
     """No face-down card's identity anywhere in the view."""
-    visible = [c for c, taker in zip(state.cards, state.taken_by) if taker is not None]
+    visible = [c for c, taker in zip(state.cards, state.taken_by, strict=True) if taker is not None]
     visible += [state.cards[i] for i in state.face_up]
     codes = set(memory.deck(state.options))
 
@@ -467,7 +467,7 @@ def test_random_games_keep_every_invariant(options, seed, play_seed):
     result = state.result()
     # Every card taken exactly once; scores are the cards taken (solo: pairs).
     assert all(taker is not None for taker in state.taken_by)
-    pairs = [sum(memory.pair_value(c) for c, t in zip(state.cards, state.taken_by) if t == seat) // 2
+    pairs = [sum(memory.pair_value(c) for c, t in zip(state.cards, state.taken_by, strict=True) if t == seat) // 2
              for seat in range(players)]
     assert pairs == result["pairs"]
     expected_pairs = len(state.cards) // 2 + (1 if state.options.jokers else 0)

@@ -107,7 +107,8 @@ def _create_room(client, body: bytes, content_type: str):
 
 @FUZZ
 @given(body=room_bodies, content_type=content_types)
-@example(body={"game": "memory", "mode": "cpu", "options": {"players": 2, "cards": 24}}, content_type="application/json")
+@example(body={"game": "memory", "mode": "cpu", "options": {"players": 2, "cards": 24}},
+         content_type="application/json")
 @example(body={"game": "gin", "mode": "friends", "options": {"target": 10 ** 30}}, content_type="text/plain")
 @example(body={"game": "bozu", "mode": "local", "options": {"players": [2]}}, content_type="application/json")
 @example(body={"game": ["memory"], "mode": {"cpu": 1}, "cpu_level": [], "origin": {}}, content_type="application/json")
@@ -116,7 +117,8 @@ def test_room_creation_refuses_bad_json_without_a_crash(client, body, content_ty
 
 
 @FEW
-@given(body=st.binary(max_size=300) | st.builds(lambda n, b: b * n, st.integers(4000, 9000), st.sampled_from([b" ", b"{", b"\x00", b"\xff"])),
+@given(body=st.binary(max_size=300)
+       | st.builds(lambda n, b: b * n, st.integers(4000, 9000), st.sampled_from([b" ", b"{", b"\x00", b"\xff"])),
        content_type=content_types)
 @example(body=b"", content_type="application/json")
 @example(body=b"\xef\xbb\xbf{}", content_type="application/json")  # a BOM

@@ -68,7 +68,7 @@ def strip_template(source: str) -> str:
     """The template with its marked strings, variables and tags taken out; newlines are kept
     so that line numbers still point at the source."""
     for pattern, replacement in TEMPLATE_REMOVALS:
-        source = pattern.sub(lambda m: replacement + "\n" * m.group(0).count("\n"), source)
+        source = pattern.sub(lambda m, kept=replacement: kept + "\n" * m.group(0).count("\n"), source)
     return source
 
 

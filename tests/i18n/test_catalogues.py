@@ -59,7 +59,7 @@ def test_every_entry_is_translated_with_the_same_placeholders(language, domain):
             sources = [entry.msgid] * (nplurals - 1) + [entry.msgid_plural]
         else:
             forms, sources = [entry.msgstr], [entry.msgid]
-        for form, source in zip(forms, sources):
+        for form, source in zip(forms, sources, strict=True):
             if not form.strip():
                 problems.append(f"untranslated: {entry.msgid!r}")
             elif sorted(PLACEHOLDER.findall(form)) != sorted(PLACEHOLDER.findall(source)):

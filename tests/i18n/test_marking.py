@@ -81,7 +81,7 @@ def test_the_word_test_tells_words_from_code():
 def test_the_lexer_reads_nested_template_literals_and_regexps():
     source = 'const a = `x ${f(`y ${gettext("Inner")}`)} z`; const r = /"/; gettext("Outer");'
     literals = JsLexer(source).run()
-    assert [(l.text, bool(l.marked)) for l in literals] == [
+    assert [(literal.text, bool(literal.marked)) for literal in literals] == [
         ("Inner", True), ("y \x00", False), ("x \x00 z", False), ("Outer", True)]
 
 

@@ -94,7 +94,7 @@ async def move_and_see(mover, other):
             break
         except ProtocolError as exc:
             assert exc.code == "stale_version", exc.error
-            await mover.wait_for(lambda s: s["version"] > state["version"], 10)
+            await mover.wait_for(lambda s, refused=state["version"]: s["version"] > refused, 10)
     else:
         raise AssertionError("five stale versions in a row")
     version = mover.state["version"]

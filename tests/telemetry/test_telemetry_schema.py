@@ -45,8 +45,8 @@ def test_it_accepts_each_allowed_value_and_refuses_others(kind, spec):
             assert validate_event(event(kind, **{spec.name: value}))[spec.name] == value
         buckets = schema.BUCKETS[spec.name]
         for value, label in [(spec.minimum, buckets.labels[0]), (spec.maximum, buckets.labels[-1])] + [
-                (edge, label) for edge, label in zip(buckets.edges, buckets.labels[1:])] + [
-                (edge - 1, label) for edge, label in zip(buckets.edges, buckets.labels)]:
+                (edge, label) for edge, label in zip(buckets.edges, buckets.labels[1:], strict=True)] + [
+                (edge - 1, label) for edge, label in zip(buckets.edges, buckets.labels, strict=False)]:
             assert validate_event(event(kind, **{spec.name: value}))[spec.name] == label, value
         for bad in ("nope", spec.minimum - 1, spec.maximum + 1, 1.5, "3", True, None, [spec.values[0]]):
             with pytest.raises(SchemaError, match=spec.name):

@@ -42,7 +42,7 @@ class ProtocolError(Exception):
 def create_room(server: str, game: str, mode: str = "cpu", options: dict | None = None,
                 cpu_level: str | None = None, origin: str | None = None,
                 seed: int | None = None) -> dict:
-    body = {"game": game, "mode": mode, "options": options or {}}
+    body: dict[str, Any] = {"game": game, "mode": mode, "options": options or {}}
     if cpu_level:
         body["cpu_level"] = cpu_level
     if origin:
@@ -153,7 +153,7 @@ async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
     the final state message."""
     state = conn.state
     game = state["room"]["game"]
-    cpu_module = specs.get(game).cpu_module()
+    cpu_module = known_spec(game).cpu_module()
     cpus: dict[int, Any] = {}
     rng = random.Random(seed)
     while True:
@@ -246,8 +246,15 @@ async def main_async(args) -> int:
     return 0
 
 
+def known_spec(game: str) -> specs.GameSpec:
+    spec = specs.get(game)
+    if spec is None:
+        raise ValueError(f"No game named {game!r} here.")
+    return spec
+
+
 def default_level(game: str) -> str:
-    return specs.get(game).cpu_default
+    return known_spec(game).cpu_default
 
 
 def argument_parser() -> argparse.ArgumentParser:

@@ -47,6 +47,7 @@ NOT_STORED_LABELS = {
 def _narrowed(field, slug):
     """A field's possible values on this game's pages."""
     game = catalog.game(slug)
+    assert game is not None, f"statistics are shown for known games only, not {slug!r}"
     if field.name == "game":
         return [slug]
     if field.name == "mode":

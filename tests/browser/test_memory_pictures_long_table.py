@@ -137,7 +137,7 @@ def test_it_lays_the_long_table_out_in_four_rows_of_thirteen_on_table_and_panel(
     for card in cards:
         rows.setdefault(round(card["y"]), []).append(card)
     assert sorted(len(row) for row in rows.values()) == [13] * 4
-    for letter, y in zip("ABCD", sorted(rows)):
+    for letter, y in zip("ABCD", sorted(rows), strict=True):
         row = sorted(rows[y], key=lambda card: card["x"])
         assert [card["pos"] for card in row] == [f"{letter}{c}" for c in range(1, 14)]
 

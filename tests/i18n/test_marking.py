@@ -86,8 +86,8 @@ def test_the_lexer_reads_nested_template_literals_and_regexps():
 
 
 def test_the_game_menus_labels_are_translatable():
-    """The game specs (games/specs.py, as games/catalog.py lists them): every name, tagline, option, choice and mode label is a lazy
-    translation, so the menus follow the page's language."""
+    """The game specs (games/specs.py, as games/catalog.py lists them): every name, tagline,
+    option, choice and mode label is a lazy translation, so the menus follow the page's language."""
     texts = list(MODE_LABELS.values()) + list(MODE_HELP.values())
     for game in games():
         texts += [game["name"], game["tagline"], game["description"]]

@@ -40,7 +40,7 @@ def card_index(card: object) -> int:
     try:
         return CARD_INDEX[card]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise ValueError(f"{card!r} is not a card (rank in {RANKS}, suit in {SUITS}, e.g. 'TD')")
+        raise ValueError(f"{card!r} is not a card (rank in {RANKS}, suit in {SUITS}, e.g. 'TD')") from None
 
 
 def mask_of(cards: Iterable[object]) -> int:
@@ -151,7 +151,7 @@ def _set_options(s0: int, s1: int, s2: int, s3: int,
         per_rank.append((rank, _SET_CHOICES[present]))
     for picks in product(*(choices for _, choices in per_rank)):
         a, b, c, d, sets = s0, s1, s2, s3, 0
-        for (rank, _), suits in zip(per_rank, picks):
+        for (rank, _), suits in zip(per_rank, picks, strict=True):
             bit = 1 << rank
             if suits & 1:
                 a ^= bit
@@ -213,7 +213,8 @@ def split_mask(mask: int) -> tuple[int, tuple[int, ...]]:
 
 def suits_holding(mask: int, rank: int) -> int:
     """4-bit pattern of the suits in which ``mask`` holds ``rank``."""
-    return (mask >> rank & 1) | (mask >> (13 + rank) & 1) << 1 | (mask >> (26 + rank) & 1) << 2 | (mask >> (39 + rank) & 1) << 3
+    return ((mask >> rank & 1) | (mask >> (13 + rank) & 1) << 1 | (mask >> (26 + rank) & 1) << 2
+            | (mask >> (39 + rank) & 1) << 3)
 
 
 def discard_deadwood_mask(mask: int) -> int:
@@ -361,7 +362,7 @@ def lay_off_mask(knocker_melds: Sequence[int], defender: int) -> tuple[int, list
     (deadwood, _), choice = best
     used = 0
     layoffs: list[tuple[int, int]] = []
-    for number, (meld, cards) in enumerate(zip(knocker_melds, choice)):
+    for number, (meld, cards) in enumerate(zip(knocker_melds, choice, strict=True)):
         used |= cards
         near_first = sorted(indices_of(cards), key=lambda i: _distance_to(meld, i))
         layoffs.extend((i, number) for i in near_first)
@@ -400,7 +401,8 @@ def best_discard(cards11: Iterable[str]) -> tuple[list[str], int]:
     return cards_by_rank(discards), deadwood
 
 
-def lay_off(knocker_melds: Iterable[Iterable[str]], defender_cards: Iterable[str]) -> tuple[int, list[tuple[str, int]], list[list[str]]]:
+def lay_off(knocker_melds: Iterable[Iterable[str]],
+            defender_cards: Iterable[str]) -> tuple[int, list[tuple[str, int]], list[list[str]]]:
     """(defender's deadwood, layoffs as (card, knocker meld number), defender's own melds).
 
     ``knocker_melds`` is a list of melds (lists of card strings); ``defender_cards`` the

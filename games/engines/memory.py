@@ -719,7 +719,7 @@ class State:
              "face-up cards must be distinct cards on the table"),
             (lambda: (phase == OVER) == all(s is not None for s in taken_by),
              "the game ends exactly when the table is empty"),
-            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(game_cards, game_taken_by)
+            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(game_cards, game_taken_by, strict=False)
                                                 if s == seat)
                          for seat in range(players)),
              "the pairs must be those of the cards taken"),

@@ -317,7 +317,7 @@ def test_it_never_lets_a_cpu_see_a_state(game):
         if state.is_over:
             break
         views = [json.loads(json.dumps(state.view(seat))) for seat in range(state.players)]
-        for cpu, view in zip(cpus, views):
+        for cpu, view in zip(cpus, views, strict=True):
             cpu.observe(view)
         if state.pending_automatic():
             state.apply_automatic()

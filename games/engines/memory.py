@@ -376,7 +376,7 @@ def round_cards(cards: list[str], taken_by: list[int | None], seats: list[int], 
     all, fewer only if the piles hold fewer), shuffled."""
     piles = []
     for seat in seats:
-        left = [card for card, taker in zip(cards, taken_by) if taker == seat]
+        left = [card for card, taker in zip(cards, taken_by, strict=True) if taker == seat]
         pairs = []
         while left:  # any two matching cards of one pile make a pair of it
             first = left.pop(0)

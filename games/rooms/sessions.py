@@ -11,14 +11,17 @@ game keeps its own result and record: the session is only the room's running sum
 """
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
 
-def new_session(players: int) -> dict:
+
+def new_session(players: int) -> dict[str, Any]:
     return {"games": 0, "pairs": [0] * players, "wins": [0] * players,
             "against": [[0] * players for _ in range(players)]}
 
 
-def add_game(session: dict | None, pairs: list[int], against: list[list[int]], winners: list[int],
-             draw: bool) -> dict:
+def add_game(session: dict[str, Any] | None, pairs: list[int], against: list[list[int]], winners: Collection[int],
+             draw: bool) -> dict[str, Any]:
     """The session with one more finished game (a new dict; the old one is left as it was)."""
     players = len(pairs)
     if not session:  # a room made before sessions
@@ -32,7 +35,7 @@ def add_game(session: dict | None, pairs: list[int], against: list[list[int]], w
     }
 
 
-def standings(session: dict) -> list[dict]:
+def standings(session: dict[str, Any]) -> list[dict[str, Any]]:
     """Best first: ``rank`` (shared by seats still tied), running ``pairs`` and ``wins``, and
     ``head_to_head``: the pairs won against the seats tied on pairs with it (None if untied)."""
     players = range(len(session["pairs"]))
@@ -42,7 +45,7 @@ def standings(session: dict) -> list[dict]:
         head_to_head = sum(session["against"][seat][o] for o in tied) if tied else None
         rows.append({"seat": seat, "pairs": session["pairs"][seat], "wins": session["wins"][seat],
                      "head_to_head": head_to_head})
-    def key(row: dict) -> tuple[int, int]:
+    def key(row: dict[str, Any]) -> tuple[int, int]:
         return row["pairs"], row["head_to_head"] or 0
 
     rows.sort(key=key, reverse=True)
@@ -51,7 +54,7 @@ def standings(session: dict) -> list[dict]:
     return rows
 
 
-def public(session: dict | None) -> dict | None:
+def public(session: dict[str, Any] | None) -> dict[str, Any] | None:
     """What every connection is sent (nothing in a session is secret)."""
     if not session:
         return None

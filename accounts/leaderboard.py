@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -90,7 +90,7 @@ def _cache_key(day: date) -> str:
 
 def today() -> date:
     """The board's day: the date in UTC."""
-    return django_timezone.now().astimezone(timezone.utc).date()
+    return django_timezone.now().astimezone(UTC).date()
 
 
 def forget() -> None:
@@ -140,7 +140,7 @@ def _setting_order(options: dict):
 
 def _build(day: date) -> Board:
     records = GameRecord.objects.all()
-    midnight = datetime.combine(day, time.min, tzinfo=timezone.utc)
+    midnight = datetime.combine(day, time.min, tzinfo=UTC)
     all_time = _rankings(records)
     today = _rankings(records.filter(finished_at__gte=midnight))
     settings = [SettingBoard(options=json.loads(setting),

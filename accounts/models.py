@@ -31,7 +31,7 @@ class Profile(models.Model):
         return f"profile of {self.user}"
 
     @classmethod
-    def of(cls, user) -> "Profile":
+    def of(cls, user) -> Profile:
         """The user's profile; made on first use for a user saved without signals (loaddata)."""
         try:
             return user.profile

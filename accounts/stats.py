@@ -8,8 +8,8 @@ from datetime import date
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Min, Q
-from django.db.models.functions import RowNumber, TruncDate
 from django.db.models.expressions import Window
+from django.db.models.functions import RowNumber, TruncDate
 
 from games import specs
 
@@ -42,7 +42,7 @@ class Tally:
     def win_rate(self) -> float | None:
         return self.wins / self.games if self.games else None
 
-    def add(self, other: "Tally") -> None:
+    def add(self, other: Tally) -> None:
         self.games += other.games
         self.wins += other.wins
         self.draws += other.draws

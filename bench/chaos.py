@@ -102,7 +102,7 @@ class Player:
                 await conn.open(self.token, self.seen or None)
                 self.resynced_at = time.monotonic()
                 await self.play(conn, stop)
-            except (OSError, asyncio.TimeoutError, websockets.WebSocketException):
+            except (TimeoutError, OSError, websockets.WebSocketException):
                 await asyncio.sleep(0.2)  # the server is down: try again
             except ProtocolError as exc:
                 self.errors[exc.code] = self.errors.get(exc.code, 0) + 1

@@ -165,7 +165,7 @@ async def fuzz_connection(url, target, other, role, count, rng, stats, flood=Fal
             while True:  # read what has arrived without waiting
                 try:
                     answer = json.loads(await asyncio.wait_for(ws.recv(), 0.001))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     break
                 if answer.get("type") == "error":
                     answered_error = True
@@ -173,7 +173,7 @@ async def fuzz_connection(url, target, other, role, count, rng, stats, flood=Fal
         while True:  # the answers still on their way, until the server falls silent
             try:
                 answer = json.loads(await asyncio.wait_for(ws.recv(), 0.3))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             if answer.get("type") == "error":
                 answered_error = True

@@ -14,7 +14,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from tests.balancer import loopback_hosts  # noqa: E402
-from tests.live import LiveServer, VENV_BIN, embedded_env, free_port  # noqa: E402
+from tests.live import VENV_BIN, LiveServer, embedded_env, free_port  # noqa: E402
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -17,7 +17,7 @@ import os
 import statistics
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,7 +31,7 @@ GAMES = [("memory", "cpu", "hard"), ("memory", "cpu", "easy"), ("memory", "solo"
 def make_records(user, count: int) -> None:
     from accounts.models import GameRecord
 
-    start = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2025, 1, 1, tzinfo=UTC)
     rows = []
     for i in range(count):
         game, mode, level = GAMES[i % len(GAMES)]

@@ -35,7 +35,7 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from tests.live import LiveServer, VENV_BIN, embedded_env, free_port  # noqa: E402
+from tests.live import VENV_BIN, LiveServer, embedded_env, free_port  # noqa: E402
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 FRESH_ROWS = "SELECT count(*) FROM telemetry_event WHERE received_at > now() - interval '1 day'"

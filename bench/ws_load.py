@@ -146,7 +146,7 @@ class Player:
                 timeout = min(timeout, max(0.0, self.act_at - loop.time()))
             try:
                 raw = await asyncio.wait_for(self.ws.recv(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raw = None
             except websockets.ConnectionClosed:
                 self.stats.error("connection_closed")
@@ -218,7 +218,7 @@ class Echo:
                     answer = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
                     if answer.get("echo") == n:
                         break
-            except (asyncio.TimeoutError, websockets.ConnectionClosed):
+            except (TimeoutError, websockets.ConnectionClosed):
                 self.stats.error("echo_lost")
                 return
             if self.stats.measuring(loop.time()):

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from celery.schedules import crontab
 
-from .env import (ConfigError, database_from_url, env_bool, env_float, env_int, env_list,
-                  env_rates, env_str, redis_url)
+from .env import ConfigError, database_from_url, env_bool, env_float, env_int, env_list, env_rates, env_str, redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

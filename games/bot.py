@@ -178,7 +178,7 @@ async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
                 if conn.state["version"] == acted_on:
                     try:
                         await conn.recv(2.0)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         raise exc from None
                 if conn.state["version"] == acted_on:
                     raise

@@ -5,8 +5,8 @@ import time
 from collections import deque
 
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth import get_user_model
 

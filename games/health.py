@@ -28,7 +28,7 @@ async def check_database() -> dict:
     # second (deploy/haproxy.cfg): PostgreSQL ran out of connections within a minute.
     try:
         ok = await asyncio.wait_for(db.call(_database_ok), CHECK_TIMEOUT)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         ok = False
     return {"ok": ok, "vendor": connection.vendor}
 

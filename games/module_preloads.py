@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from django.conf import settings
@@ -21,7 +21,7 @@ from django.contrib.staticfiles import finders
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"'();]*?["'](\.{1,2}/[^"']+\.js)["']""", re.M)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _imports(path: str) -> tuple[str, ...]:
     """The static paths `path` (a static path such as js/room/page.js) imports directly."""
     found = finders.find(path)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import uuid
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -26,7 +26,7 @@ _FIELDS = [f for f in PendingEvent._meta.concrete_fields if not f.primary_key]
 
 def hour_of(moment: datetime) -> datetime:
     """The hour a moment falls in, in UTC: the only time an event is stored with."""
-    return moment.astimezone(dt_timezone.utc).replace(minute=0, second=0, microsecond=0)
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
 
 
 def flush_pending(now: datetime | None = None) -> int:

@@ -25,7 +25,7 @@ class Filters:
     game: str = ""
 
     @classmethod
-    def from_query(cls, query) -> "Filters":
+    def from_query(cls, query) -> Filters:
         raw_days = query.get("days", "30")
         try:
             days = int(raw_days)

@@ -37,8 +37,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import IllegalAction, InvalidOptions
-from games.engines.gin_melds import (CARD_INDEX, CARD_VALUES, CARDS, FULL_DECK, KNOCK_LIMIT,
-                                     deadwood_mask, discard_deadwood_mask, indices_of, split_mask)
+from games.engines.gin_melds import (
+    CARD_INDEX,
+    CARD_VALUES,
+    CARDS,
+    FULL_DECK,
+    KNOCK_LIMIT,
+    deadwood_mask,
+    discard_deadwood_mask,
+    indices_of,
+    split_mask,
+)
 
 LEVELS = ("simple", "easy", "normal", "hard")
 DEAD_STOCK = 2  # the engine's rule: a discard that leaves this many stock cards ends the hand

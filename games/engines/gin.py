@@ -14,13 +14,35 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import TypeVar, cast
 
-from games.engines.base import (JSON, IllegalAction, InvalidOptions, InvalidState, NotYourTurn,
-                                is_int, is_seat, ranking_from_scores, require_action, require_seed,
-                                require_viewer)
-from games.engines.gin_melds import (CARDS, KNOCK_LIMIT, all_best_splits_mask,
-                                     best_discard, best_split, cards_by_rank, cards_of,
-                                     deadwood_mask, indices_of, lay_off, lay_off_mask, mask_of,
-                                     split_mask, value_of)
+from games.engines.base import (
+    JSON,
+    IllegalAction,
+    InvalidOptions,
+    InvalidState,
+    NotYourTurn,
+    is_int,
+    is_seat,
+    ranking_from_scores,
+    require_action,
+    require_seed,
+    require_viewer,
+)
+from games.engines.gin_melds import (
+    CARDS,
+    KNOCK_LIMIT,
+    all_best_splits_mask,
+    best_discard,
+    best_split,
+    cards_by_rank,
+    cards_of,
+    deadwood_mask,
+    indices_of,
+    lay_off,
+    lay_off_mask,
+    mask_of,
+    split_mask,
+    value_of,
+)
 
 __all__ = ["GAME", "EARLIER_DEALS", "Options", "State", "parse_options", "new_game",
            "best_split", "best_discard", "lay_off"]

@@ -49,7 +49,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 from games.engines.base import (
     JSON,
@@ -309,7 +309,7 @@ def round_grid(count: int) -> Grid:
     return _grid(ROUND_COLUMNS, -(-count // ROUND_COLUMNS), count)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grid(columns: int, rows: int, count: int) -> Grid:
     return Grid(columns, rows, count)  # one per table size, so its cached names are shared
 

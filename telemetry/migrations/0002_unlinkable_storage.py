@@ -4,8 +4,8 @@ times, moves as a bucket. Stored events are copied into the new table in shuffle
 those rules applied, so no row kept from before says more than a new one would."""
 
 import uuid
-from django.db import migrations, models
 
+from django.db import migrations, models
 
 # The move_count buckets of telemetry/schema.py when this migration was written.
 MOVE_EDGES = (10, 25, 50, 100, 200, 400)

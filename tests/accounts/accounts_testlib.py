@@ -6,7 +6,7 @@ import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import websockets
 
@@ -18,7 +18,7 @@ PASSWORD = "correct horse battery"
 def game_record(seats, *, game="memory", mode="cpu", cpu_level="hard", options=None,
                 moves=40, duration=125.0, finished_at=None):
     """A record as games/signals.py documents it; ``seats`` lists per-seat overrides."""
-    finished_at = finished_at or datetime(2026, 3, 14, 15, 9, tzinfo=timezone.utc)
+    finished_at = finished_at or datetime(2026, 3, 14, 15, 9, tzinfo=UTC)
     full_seats = []
     for number, overrides in enumerate(seats):
         seat = {"seat": number, "holder": "cpu", "user_id": None, "result": "loss",

@@ -1,9 +1,9 @@
 """Fixtures for the accounts tests: players and "game finished" records in the documented format."""
 import pytest
+from accounts_testlib import PASSWORD, game_record, unique_address
 from django.contrib.auth.models import User
 from django.test import Client
 
-from accounts_testlib import PASSWORD, game_record, unique_address
 from games.signals import game_finished
 
 

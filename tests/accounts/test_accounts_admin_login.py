@@ -3,10 +3,9 @@ import time
 from datetime import timedelta
 
 import pytest
+from accounts_testlib import PASSWORD, unique_address
 from django.contrib.auth.models import User
 from django.test import Client
-
-from accounts_testlib import PASSWORD, unique_address
 
 ADMIN_LOGIN = "/admin/login/"
 

@@ -4,10 +4,10 @@ import random
 import re
 
 import pytest
+from accounts_testlib import PASSWORD
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from accounts_testlib import PASSWORD
 from tests.live import chromium, embedded_env, running_site
 
 pytestmark = pytest.mark.browser

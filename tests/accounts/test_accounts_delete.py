@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from accounts_testlib import PASSWORD, Browser, every_model, links_to_accounts, traces
 from django.contrib.admin.models import CHANGE, DELETION, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -14,7 +15,6 @@ from django.db import connection
 from django.test import Client
 
 from accounts.deletion import DELETED_ACCOUNT
-from accounts_testlib import PASSWORD, Browser, every_model, links_to_accounts, traces
 from games.models import Room
 from games.rooms import service
 from tests.rooms.conftest import make_site, two_process_backends

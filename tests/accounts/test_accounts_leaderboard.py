@@ -1,7 +1,7 @@
 """/leaderboard/: the day's and all-time best solo Memory games, per setting, naming only players
 whose stats page is public, cached and built in a fixed number of queries."""
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,7 +12,7 @@ from accounts import deletion, leaderboard
 from accounts.models import GameRecord, Profile
 
 DAY = date(2026, 3, 14)
-MIDNIGHT = datetime(2026, 3, 14, tzinfo=timezone.utc)
+MIDNIGHT = datetime(2026, 3, 14, tzinfo=UTC)
 SOLO_24 = {"players": 1, "cards": 24, "jokers": False, "match": "rank", "one_flip": False}
 
 

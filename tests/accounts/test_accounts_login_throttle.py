@@ -6,6 +6,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from accounts_testlib import PASSWORD, unique_address
 from asgiref.sync import sync_to_async
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib.auth.models import User
@@ -15,8 +16,6 @@ from django.db import connections
 from django.test import AsyncClient, Client
 
 from accounts import throttle
-
-from accounts_testlib import PASSWORD, unique_address
 
 LOGIN = "/accounts/login/"
 NEW_PASSWORD = "another long passphrase"

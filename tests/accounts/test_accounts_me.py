@@ -1,7 +1,7 @@
 """/accounts/me/: totals, win rates, recent form, personal bests at solo Memory, the chart and
 the list of games."""
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from xml.etree import ElementTree
 
 import pytest
@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts import stats
 from accounts.models import GameRecord
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def me_seat(user, result, **extra):

@@ -1,12 +1,11 @@
 import re
 
 import pytest
+from accounts_testlib import PASSWORD
 from django.contrib.auth.models import User
 from django.core import mail
 
 from accounts import throttle
-
-from accounts_testlib import PASSWORD
 
 NEW_PASSWORD = "another long passphrase"
 

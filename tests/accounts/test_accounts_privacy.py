@@ -2,11 +2,11 @@
 data, delete my account."""
 import json
 
+from accounts_testlib import PASSWORD
 from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.models import GameRecord, Profile
-from accounts_testlib import PASSWORD
 
 
 def seat(user, result="win"):

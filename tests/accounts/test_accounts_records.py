@@ -1,5 +1,5 @@
 """The receiver of games.signals.game_finished stores one record per signed-in seat holder."""
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.contrib.auth.models import User
 
@@ -17,7 +17,7 @@ def test_it_stores_a_record_for_the_signed_in_seat_only(alice, finish_game):
     assert record.options == {"players": 2, "cards": 24}
     assert (record.seat, record.players, record.result, record.rank, record.score) == (0, 2, "win", 1, 8)
     assert (record.moves, record.duration_seconds) == (37, 201.5)
-    assert record.finished_at == datetime(2026, 3, 14, 15, 9, tzinfo=timezone.utc)
+    assert record.finished_at == datetime(2026, 3, 14, 15, 9, tzinfo=UTC)
     assert record.resigned is False and record.failed_flips is None
 
 

@@ -9,8 +9,8 @@ import re
 import urllib.request
 
 import pytest
-
 from accounts_testlib import Browser
+
 from games.bot import Connection, create_room, play
 from tests.live import embedded_env, running_site
 

@@ -1,6 +1,7 @@
 """Sessions name their account (accounts/sessions.py): whatever changes a session's key, the row
 still names the account, so deleting it ends them all; upgrading moves the sessions Django kept
 until now, so nobody is signed out."""
+from accounts_testlib import PASSWORD
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 from django.contrib.sessions.models import Session as DjangoSession
 from django.db import connection
@@ -8,7 +9,6 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from accounts.sessions import Session
-from accounts_testlib import PASSWORD
 
 
 def test_a_changed_password_keeps_the_new_session_named_and_deletion_ends_it(alice):

@@ -1,6 +1,5 @@
-from django.test import Client
-
 from accounts_testlib import PASSWORD
+from django.test import Client
 
 
 def test_it_signs_in_and_redirects_to_next(client, alice):

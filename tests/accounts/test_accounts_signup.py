@@ -1,6 +1,5 @@
-from django.contrib.auth.models import User
-
 from accounts_testlib import PASSWORD
+from django.contrib.auth.models import User
 
 
 def test_it_creates_the_account_and_signs_in(client, db):

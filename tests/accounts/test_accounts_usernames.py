@@ -1,8 +1,7 @@
 """Usernames are normalised (NFKC) and refused when they look like a taken one (accounts/lookalikes.py)."""
 import pytest
-from django.contrib.auth.models import User
-
 from accounts_testlib import PASSWORD
+from django.contrib.auth.models import User
 
 
 def sign_up(client, username):

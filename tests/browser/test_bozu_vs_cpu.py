@@ -5,8 +5,7 @@ import re
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import (flip_bozu_until_finished, start_from_menu, status, version,
-                                   wait_version_after)
+from tests.browser.helpers import flip_bozu_until_finished, start_from_menu, status, version, wait_version_after
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,16 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import BROWSER_TIMING
 from tests.browser.gin_play import GinPlayer, last_view
-from tests.browser.helpers import (clipboard_text, flip_bozu_until_finished, record_frames,
-                                   start_from_menu, status, version, wait_until, wait_version_after)
+from tests.browser.helpers import (
+    clipboard_text,
+    flip_bozu_until_finished,
+    record_frames,
+    start_from_menu,
+    status,
+    version,
+    wait_until,
+    wait_version_after,
+)
 from tests.browser.memory_play import Memory, read_cells
 from tests.live import PROJECT, embedded_env, running_site
 

@@ -12,7 +12,6 @@ from django.utils import translation
 
 from games.engines import gin
 from games.engines.gin_melds import CARDS
-
 from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_until, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 

@@ -4,8 +4,7 @@ giving it back, a full reload that keeps the seat, then Resign and a new link.""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import (clipboard_text, record_sent, start_from_menu, version, wait_playing,
-                                   wait_until)
+from tests.browser.helpers import clipboard_text, record_sent, start_from_menu, version, wait_playing, wait_until
 
 pytestmark = pytest.mark.browser
 

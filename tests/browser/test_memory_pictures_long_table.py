@@ -7,8 +7,7 @@ import gettext
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import (record_frames, start_from_menu, version, wait_until,
-                                   wait_version_after)
+from tests.browser.helpers import record_frames, start_from_menu, version, wait_until, wait_version_after
 from tests.live import PROJECT
 
 pytestmark = pytest.mark.browser

@@ -6,8 +6,7 @@ import re
 import pytest
 
 from tests.browser.gin_play import GinPlayer, last_view
-from tests.browser.helpers import (record_frames, start_from_menu, status, version, wait_until,
-                                   wait_version_after)
+from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_until, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser

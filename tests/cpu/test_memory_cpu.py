@@ -8,8 +8,8 @@ import statistics
 import pytest
 
 from games.cpu import memory as memory_cpu
-from games.engines import memory
 from games.cpu import memory_tables as mt
+from games.engines import memory
 from games.engines.base import IllegalAction, InvalidOptions
 from games.sim import memory as memory_sim
 from games.sim.common import play_one

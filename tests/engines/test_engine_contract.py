@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.base import IllegalAction, InvalidOptions, InvalidState
 from games import specs
+from games.engines.base import IllegalAction, InvalidOptions, InvalidState
 from games.engines.contract import ENGINES
 from games.rooms import registry
 

@@ -8,8 +8,7 @@ import secrets
 import pytest
 
 from tests.live import embedded_env, services_reachable
-from tests.rooms.conftest import (FAST_TIMING, SERVICES_DB_ADMIN, Site, _drop_database, migrate,
-                                  two_process_backends)
+from tests.rooms.conftest import FAST_TIMING, SERVICES_DB_ADMIN, Site, _drop_database, migrate, two_process_backends
 
 # A process silent for a second is dead; seats are taken over a second after that.
 QUICK_HEARTBEAT = {"SERVER_HEARTBEAT_SECONDS": "0.2", "SERVER_DEAD_AFTER": "1.0",

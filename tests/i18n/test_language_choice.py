@@ -2,7 +2,7 @@
 visitors, Profile.language for signed-in players, applied at sign-in), URLs without prefixes,
 and numbers, dates and e-mails in the player's language."""
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth.models import User
@@ -123,7 +123,7 @@ def test_form_errors_are_in_the_pages_language(db):
 
 
 def test_numbers_and_dates_follow_the_language(db, player):
-    when = datetime(2026, 3, 14, 15, 9, tzinfo=timezone.utc)
+    when = datetime(2026, 3, 14, 15, 9, tzinfo=UTC)
     for result in ("win", "loss", "loss"):
         GameRecord.objects.create(user=player, game="gin", mode="cpu", cpu_level="normal",
                                   options={"players": 2, "target": 100}, seat=0, players=2,

@@ -4,7 +4,7 @@ script, <style> blocks, style attributes (SVG included), event-handler attribute
 javascript: URLs. tests/browser/test_csp.py checks the same in a real browser, with the
 HTML the scripts build."""
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -85,7 +85,7 @@ def assert_strict(response, ws_origin="ws://testserver"):
 
 
 def finished_game(user, day):
-    finished_at = datetime(2026, 3, day, 15, 9, tzinfo=timezone.utc)
+    finished_at = datetime(2026, 3, day, 15, 9, tzinfo=UTC)
     game_finished.send(sender="rooms", record={
         "game": "memory", "mode": "cpu", "options": {"players": 2, "cards": 24},
         "cpu_level": "easy", "moves": 30, "duration_seconds": 90.0,

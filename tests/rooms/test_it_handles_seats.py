@@ -2,8 +2,7 @@
 reclaim with the token, a spectator taking a CPU seat, leave and resign, play again, a new link,
 reconnecting with replay and with resync, and tokens that are forged or another seat's."""
 from games.bot import Connection, ProtocolError
-from tests.rooms.helpers import (close_all, connect, create_room, expect_error, options,
-                                 play_to_end)
+from tests.rooms.helpers import close_all, connect, create_room, expect_error, options, play_to_end
 
 
 def presence(state, seat):

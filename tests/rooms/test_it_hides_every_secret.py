@@ -12,8 +12,7 @@ import pytest
 
 from games.models import Room
 from games.rooms import service, snapshots
-from tests.rooms.helpers import (HIDDEN, close_all, connect, create_room, options, play_to_end,
-                                 scan_messages, strings_in)
+from tests.rooms.helpers import HIDDEN, close_all, connect, create_room, options, play_to_end, scan_messages, strings_in
 
 GAMES_PER_KIND = 8  # over the wire; the in-process scan below covers hundreds more
 CONCURRENT = 8

@@ -9,9 +9,8 @@ import time
 
 import pytest
 
-from tests.browser.helpers import (flip_bozu_until_finished, start_from_menu, status, wait_playing,
-                                  wait_until)
-from tests.live import LiveServer, VENV_BIN, chromium, embedded_env, free_port, migrate
+from tests.browser.helpers import flip_bozu_until_finished, start_from_menu, status, wait_playing, wait_until
+from tests.live import VENV_BIN, LiveServer, chromium, embedded_env, free_port, migrate
 
 pytestmark = pytest.mark.browser
 

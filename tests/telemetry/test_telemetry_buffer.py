@@ -1,6 +1,6 @@
 """The buffer (PendingEvent) is moved into Event every hour: everything at once, shuffled, with
 the hour of the move as the only time (telemetry/buffer.py)."""
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
@@ -8,8 +8,8 @@ from django.conf import settings
 from telemetry.models import Event, PendingEvent
 from telemetry.tasks import flush_pending_events
 
-NOW = datetime(2026, 3, 1, 14, 37, 12, 345678, tzinfo=timezone.utc)
-HOUR = datetime(2026, 3, 1, 14, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 14, 37, 12, 345678, tzinfo=UTC)
+HOUR = datetime(2026, 3, 1, 14, 0, tzinfo=UTC)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def buffer(*devices: str) -> None:
 
 def test_it_stores_every_buffered_event_at_the_hour_and_empties_the_buffer():
     buffer("a", "b", "c")
-    Event.objects.create(type="page_view", device="old", received_at=datetime(2026, 3, 1, 13, tzinfo=timezone.utc))
+    Event.objects.create(type="page_view", device="old", received_at=datetime(2026, 3, 1, 13, tzinfo=UTC))
     assert flush_pending_events.apply(kwargs={"now": NOW.isoformat()}).get() == 3
     assert PendingEvent.objects.count() == 0
     assert sorted(Event.objects.filter(received_at=HOUR).values_list("device", flat=True)) == ["a", "b", "c"]
@@ -41,7 +41,7 @@ def test_stored_rows_get_new_keys():
 def test_it_counts_the_hour_in_utc_whatever_the_time_zone_of_now():
     buffer("a")
     flush_pending_events.apply(kwargs={"now": "2026-03-01T23:59:59.999+09:30"}).get()
-    assert Event.objects.get().received_at == datetime(2026, 3, 1, 14, tzinfo=timezone.utc)
+    assert Event.objects.get().received_at == datetime(2026, 3, 1, 14, tzinfo=UTC)
 
 
 def test_it_refuses_a_bad_now_and_moves_nothing():

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from tests.live import PROJECT, embedded_env, migrate, start_daphne
 
@@ -32,7 +32,7 @@ def test_the_server_flushes_purges_and_deletes_idle_rooms_by_itself(tmp_path):
     env = embedded_env(tmp_path, TELEMETRY_EMBEDDED_PURGE_INTERVAL="1", TELEMETRY_EMBEDDED_FLUSH_INTERVAL="1",
                        ROOM_CLEANUP_EMBEDDED_INTERVAL="1")
     migrate(env)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     db_path = tmp_path / "db.sqlite3"
     with sqlite3.connect(db_path) as db:
         for age, device in [(timedelta(days=45), "old"), (timedelta(days=31), "old"),

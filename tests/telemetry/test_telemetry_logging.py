@@ -11,8 +11,7 @@ from django.conf import settings
 from django.test import RequestFactory
 from django.views.debug import ExceptionReporter
 
-from telemetry.logs import (ScrubLogRecord, anonymous_action, keep_server_logs_anonymous, scrub,
-                            scrub_addresses)
+from telemetry.logs import ScrubLogRecord, anonymous_action, keep_server_logs_anonymous, scrub, scrub_addresses
 
 
 @pytest.mark.parametrize("text, scrubbed", [

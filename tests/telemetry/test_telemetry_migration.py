@@ -4,7 +4,7 @@ page id (telemetry 0002); finished games lose their players' user ids and exact 
 0003), then get random keys, move and duration ranges and seats without scores (games 0004)."""
 import json
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from django.db import connection, models
@@ -33,7 +33,7 @@ def old_rows():
                 "os, game, mode, cpu_level, result, move_count, duration, origin, step, outcome, reason, ttff, how, "
                 "fps, failure) VALUES (%s, %s, %s, 'desktop', '8+', '3-4', '4g', 'part', 'chrome', 'linux', "
                 "'memory', 'cpu', 'hard', 'win', %s, '3-10m', '', '', '', '', '', '', '', '')",
-                [datetime(2026, 3, 1, 14, minute, n, 123456, tzinfo=timezone.utc),
+                [datetime(2026, 3, 1, 14, minute, n, 123456, tzinfo=UTC),
                  "game_end" if moves is not None else "page_view",
                  models.UUIDField().get_db_prep_value(uuid.UUID(PAGE), connection), moves])
         seats = [{"seat": 0, "holder": "human", "user_id": 7, "result": "win", "score": 30},
@@ -42,8 +42,8 @@ def old_rows():
             "INSERT INTO games_finishedgame (game, mode, options, cpu_level, moves, duration_seconds, started_at, "
             "finished_at, seats, room_origin, reconnections) VALUES ('bozu', 'cpu', '{}', 'easy', 100, 95.25, "
             "%s, %s, %s, '', 0)",
-            [datetime(2026, 3, 1, 13, 58, 1, 5, tzinfo=timezone.utc),
-             datetime(2026, 3, 1, 14, 0, 2, 7, tzinfo=timezone.utc), json.dumps(seats)])
+            [datetime(2026, 3, 1, 13, 58, 1, 5, tzinfo=UTC),
+             datetime(2026, 3, 1, 14, 0, 2, 7, tzinfo=UTC), json.dumps(seats)])
     yield
     # Back to the newest schema: the tests after this one share the database (a later migration
     # may add a column they write, as games 0007 does).
@@ -55,7 +55,7 @@ def test_old_events_are_rewritten_to_the_hour_with_ranges_new_keys_and_no_page(o
     from telemetry.models import Event
     rows = list(Event.objects.values())
     assert len(rows) == 4
-    assert {row["received_at"] for row in rows} == {datetime(2026, 3, 1, 14, tzinfo=timezone.utc)}
+    assert {row["received_at"] for row in rows} == {datetime(2026, 3, 1, 14, tzinfo=UTC)}
     assert sorted(row["move_count"] for row in rows) == sorted(["50-99", "", "<10", "400+"])
     assert all(isinstance(row["id"], uuid.UUID) for row in rows)
     assert "page" not in rows[0]
@@ -71,5 +71,5 @@ def test_old_finished_games_lose_their_players_exact_times_counts_and_scores(old
     assert game.seats == [{"seat": 0, "holder": "human", "result": "win"},
                           {"seat": 1, "holder": "cpu", "result": "loss"}]
     assert (game.moves, game.duration) == ("100-199", "1-3m")
-    assert (game.started_at, game.finished_at) == (datetime(2026, 3, 1, 13, tzinfo=timezone.utc),
-                                                   datetime(2026, 3, 1, 14, tzinfo=timezone.utc))
+    assert (game.started_at, game.finished_at) == (datetime(2026, 3, 1, 13, tzinfo=UTC),
+                                                   datetime(2026, 3, 1, 14, tzinfo=UTC))

@@ -6,8 +6,8 @@ with three or more, each seat's expected pairs, the first player first.
 """
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engines.memory import MATCH_RULES
 from games.cpu.memory_tables import start_values
+from games.engines.memory import MATCH_RULES
 
 
 class Command(BaseCommand):

@@ -706,6 +706,7 @@ class State:
                 and set(tie_break.seats) <= set(range(players)) and turn_seat in tie_break.seats
                 and len(tie_break.pairs) == players),
              "a tie-break round is played with cards of the game by tied seats"),
+            (lambda: len(game_taken_by) == len(game_cards), "one taker (or none) per card of the game"),
             (lambda: len(seen) == len(game_cards) and len(against) == players
              and all(len(row) == players for row in against), "one mark per card, one row per seat"),
             (lambda: len(taken_by) == len(cards) and all(s is None or 0 <= s < players for s in taken_by),
@@ -719,7 +720,7 @@ class State:
              "face-up cards must be distinct cards on the table"),
             (lambda: (phase == OVER) == all(s is not None for s in taken_by),
              "the game ends exactly when the table is empty"),
-            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(game_cards, game_taken_by, strict=False)
+            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(game_cards, game_taken_by, strict=True)
                                                 if s == seat)
                          for seat in range(players)),
              "the pairs must be those of the cards taken"),

@@ -192,3 +192,12 @@ def test_it_loads_a_game_saved_before_the_round_and_the_pairs_against_existed():
     # Only that older shape is accepted: one of the three fields alone is still refused.
     with pytest.raises(memory.InvalidState):
         memory.State.from_json({**saved, "seen": state.to_json()["seen"]})
+
+
+def test_it_refuses_a_stored_round_whose_game_lost_a_taker():
+    state = tied_game()
+    saved = state.to_json()
+    assert saved["tie_break"]["game_taken_by"]
+    saved["tie_break"]["game_taken_by"] = saved["tie_break"]["game_taken_by"][:-1]
+    with pytest.raises(memory.InvalidState):
+        memory.State.from_json(saved)

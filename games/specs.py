@@ -114,6 +114,9 @@ class GameSpec:
     # GAME_TIMING key of a CPU seat's delay before each of its actions (1 s if not set).
     cpu_delay: str = ""
     rules_page: bool = True  # templates/games/rules/<name>.html exists
+    # A room keeps a session over "Play again" (games/rooms/sessions.py): running pairs, wins and
+    # pairs won against each other, read from the finished state's ``pairs`` and ``against``.
+    sessions: bool = False
 
     def __post_init__(self):
         assert set(self.modes) <= set(MODES), self.modes
@@ -255,6 +258,7 @@ register(GameSpec(
     cpu_default="medium",
     modes=("cpu", "local", "solo", "friends"),
     cpu_delay="memory_flip",
+    sessions=True,
 ))
 
 register(GameSpec(

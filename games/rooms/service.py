@@ -412,7 +412,7 @@ def _finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     ranking = result["ranking"]
     draw = result.get("draw", False)
     winners = set(result.get("winners") or ranking[0])
-    if room.game == "memory":
+    if registry.spec(room.game).sessions:
         state = work.state
         room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw)
     seats = []
@@ -506,7 +506,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
                 cpu_level=cpu_level, origin=origin or "",
                 status="waiting" if mode == "friends" else "playing",
                 version=1, seed=seed, state=state.to_json(), seats=seats, cpus={},
-                session=sessions.new_session(players) if game == "memory" else None)
+                session=sessions.new_session(players) if spec.sessions else None)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     _settle(work)
     with transaction.atomic():
@@ -757,11 +757,11 @@ def play_again(room_id: str, held: list[int], before: Callable[[Work], None] | N
 
 
 def new_session(room_id: str, held: list[int]) -> Outcome:
-    """Memory: the session's totals start again from nothing, with a new game (like play again)."""
+    """The session's totals start again from nothing, with a new game (like play again)."""
 
     def change(work: Work) -> None:
-        if work.room.game != "memory":
-            raise RoomError("not_allowed", "Sessions are kept for Memory only.")
+        if not registry.spec(work.room.game).sessions:
+            raise RoomError("not_allowed", "This game keeps no session.")
         work.room.session = sessions.new_session(len(work.room.seats))
 
     return play_again(room_id, held, before=change, event="new_session")

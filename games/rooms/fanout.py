@@ -8,6 +8,18 @@ any of its connections watch the room; a process skips the notices it published 
 notice carries only the process and the new version: each connection builds its own view
 from the room's snapshot, so nothing hidden ever travels through Redis.
 
+A room whose watchers all sit in one process (one process alone, or a balancer that sends a
+room's players to one process) needs no Redis at all: its notices would only come back to
+their sender. So a process publishes nothing for a room it watches once Redis said that nobody
+else listens: PUBLISH answers how many subscribers got the notice, and 1 (this process) makes
+the room "alone". Another process that starts watching the room announces itself (a notice of
+version 0, published once Redis confirmed its subscription, so every later PUBLISH counts it);
+whoever hears it publishes again, starting with the newest version it kept to itself. An
+answer of 1 only counts while no announcement came in since its PUBLISH was sent, and only
+for a subscription Redis has confirmed, so no process ever goes quiet towards one that
+listens. Profiles of bench/ws_load.py showed the PUBLISH and reading one's own notice back as a
+tenth of a move's CPU.
+
 Why not a Channels group with one member per connection (Channels' usual pattern): every
 change then cost a Redis delivery, a receive and a dispatch for every connection of the room,
 the actor's included, and the channel layer's polling receive costs several Redis commands a
@@ -23,8 +35,10 @@ process.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
-from typing import Protocol
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -37,6 +51,7 @@ from games.rooms.service import PROCESS_ID
 log = logging.getLogger(__name__)
 
 SERVICE_RESTART = 1012  # WebSocket close code: "the service is restarting; reconnect"
+ANNOUNCE = 0  # the version of a notice that says "this process watches the room now"
 
 
 class Watcher(Protocol):
@@ -57,12 +72,22 @@ class Fanout:
             return
         self._loop = loop
         self._watchers: dict[str, set[Watcher]] = {}
-        self._subscribed: set[str] = set()
+        self._stamp_counter = itertools.count(1)
         self._membership = asyncio.Lock()  # subscriptions change in the order they were asked
         self._redis: aioredis.Redis | None = None
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._publishing: set[asyncio.Task[None]] = set()
+        self._forget_subscriptions()
+
+    def _forget_subscriptions(self) -> None:
+        self._subscribed: set[str] = set()
+        self._unconfirmed: dict[str, int] = {}  # (un)subscribe requests Redis has not answered
+        # A confirmed subscription's stamp, new whenever another process announces itself: a
+        # PUBLISH's count of 1 proves the room alone only if the stamp did not change meanwhile.
+        self._stamps: dict[str, int] = {}
+        self._alone: set[str] = set()  # rooms no other process watches: nothing is published
+        self._unsent: dict[str, int] = {}  # an alone room's newest version, not published
 
     async def watch(self, room_id: str, watcher: Watcher) -> None:
         """From now on ``watcher.notice(version)`` is called for every change of the room."""
@@ -93,7 +118,13 @@ class Fanout:
         self._deliver(room_id, version, skip=origin)
         if settings.REDIS_URL is None:
             return  # one process only: nobody else to tell
-        task = asyncio.create_task(self._publish(room_id, version))
+        if room_id in self._alone:
+            self._unsent[room_id] = max(version, self._unsent.get(room_id, 0))
+            return
+        self._in_background(self._publish(room_id, version))
+
+    def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)
 
@@ -119,12 +150,40 @@ class Fanout:
         return self._prefix + room_id
 
     async def _publish(self, room_id: str, version: int) -> None:
+        stamp = self._stamps.get(room_id)
         try:
-            await self._client().publish(self._channel(room_id), f"{self.process_id}:{version}")
+            receivers = await self._client().publish(self._channel(room_id),
+                                                     f"{self.process_id}:{version}")
         except Exception as exc:
             # Redis is away: every process's listener fails too and has its connections resync.
             # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
             log.warning("could not tell the other processes about a room's change: %s", exc)
+            return
+        if stamp is not None and receivers <= 1 and self._stamps.get(room_id) == stamp:
+            self._alone.add(room_id)  # only this process heard it
+
+    def _confirmed(self, room_id: str) -> None:
+        """Redis answered a (un)subscribe request of the room; once it has answered them all
+        and the room is watched, every PUBLISH from now on counts this process: announce it."""
+        left = self._unconfirmed.get(room_id, 0) - 1
+        if left > 0:
+            self._unconfirmed[room_id] = left
+            return
+        self._unconfirmed.pop(room_id, None)
+        if room_id in self._subscribed and room_id not in self._stamps:
+            self._stamps[room_id] = next(self._stamp_counter)
+            self._in_background(self._publish(room_id, ANNOUNCE))
+
+    def _another_process_watches(self, room_id: str) -> None:
+        self._alone.discard(room_id)
+        if room_id in self._stamps:
+            self._stamps[room_id] = next(self._stamp_counter)
+        unsent = self._unsent.pop(room_id, None)
+        if unsent is not None:
+            self._in_background(self._publish(room_id, unsent))
+
+    def _requested(self, room_id: str) -> None:
+        self._unconfirmed[room_id] = self._unconfirmed.get(room_id, 0) + 1
 
     async def _sync_subscription(self, room_id: str) -> None:
         if settings.REDIS_URL is None:
@@ -133,7 +192,8 @@ class Fanout:
             wanted = room_id in self._watchers
             if wanted and room_id not in self._subscribed:
                 if self._pubsub is None:
-                    self._pubsub = self._client().pubsub(ignore_subscribe_messages=True)
+                    self._pubsub = self._client().pubsub()
+                self._requested(room_id)
                 await self._pubsub.subscribe(self._channel(room_id))
                 self._subscribed.add(room_id)
                 if self._listener is None:
@@ -141,6 +201,12 @@ class Fanout:
             elif not wanted and room_id in self._subscribed:
                 assert self._pubsub is not None, "a subscribed room has its pub/sub"
                 self._subscribed.discard(room_id)
+                self._stamps.pop(room_id, None)
+                self._alone.discard(room_id)
+                unsent = self._unsent.pop(room_id, None)
+                if unsent is not None:  # someone may have started listening unannounced yet
+                    self._in_background(self._publish(room_id, unsent))
+                self._requested(room_id)
                 await self._pubsub.unsubscribe(self._channel(room_id))
 
     async def _listen(self, pubsub: PubSub) -> None:
@@ -153,18 +219,26 @@ class Fanout:
                             "so that they reconnect and resync", exc)
                 await self._start_over(pubsub)
                 return
-            if message is None or message.get("type") != "message":
+            if message is None:
+                continue
+            room_id = message["channel"].decode()[prefix_length:]
+            if message["type"] in ("subscribe", "unsubscribe"):
+                self._confirmed(room_id)
                 continue
             origin, _, version = message["data"].decode().partition(":")
-            if origin != self.process_id:
-                self._deliver(message["channel"].decode()[prefix_length:], int(version))
+            if origin == self.process_id:
+                continue
+            if int(version) == ANNOUNCE:
+                self._another_process_watches(room_id)
+            else:
+                self._deliver(room_id, int(version))
 
     async def _start_over(self, pubsub: PubSub) -> None:
         if self._pubsub is not pubsub:
             return
         watchers = [w for ws in self._watchers.values() for w in ws]
         self._watchers.clear()
-        self._subscribed.clear()
+        self._forget_subscriptions()
         self._pubsub, self._listener = None, None
         try:
             await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated

@@ -64,3 +64,35 @@ async def test_it_tells_the_other_processes_through_redis_once():
     await wait_for(lambda: here.notices[-1] == 5)
     await asyncio.sleep(0.2)
     assert there.notices == [3, 4]
+
+
+@pytest.mark.services
+@pytest.mark.skipif(settings.TEST_BACKEND != "services",
+                    reason="the embedded run has no Redis: nothing is published there at all")
+async def test_it_keeps_an_alone_rooms_notices_off_redis_until_another_process_watches():
+    one, two = Fanout("process-one"), Fanout("process-two")
+    mover, here, there = Connection(), Connection(), Connection()
+    await one.watch("room-q", mover)
+    await one.watch("room-q", here)
+    published: list[str] = []
+    client = one._client()
+    send = client.publish
+    client.publish = lambda channel, notice: (published.append(notice.split(":")[1]), send(channel, notice))[1]
+    # Once Redis answers that only this process heard a notice, the next ones stay here; this
+    # process's own connections still hear every one.
+    for version in range(1, 31):
+        one.publish("room-q", version, origin=mover)
+        await asyncio.sleep(0.02)
+    assert here.notices == list(range(1, 31))
+    assert "30" not in published and published, published
+
+    # A second process that starts watching announces itself; the first publishes again, the
+    # version it kept back first, so the newcomer misses nothing.
+    await two.watch("room-q", there)
+    await wait_for(lambda: there.notices[-1:] == [30])
+    one.publish("room-q", 31, origin=mover)
+    await wait_for(lambda: there.notices[-1:] == [31])
+    two.publish("room-q", 32)
+    await wait_for(lambda: here.notices[-1:] == [32] and mover.notices == [32])
+    await asyncio.sleep(0.2)  # time for a duplicate to arrive, if one were sent
+    assert there.notices == [30, 31, 32]

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.models import Room, RoomEvent
+from games.models import Room
 from games.rooms import db, registry, service, sessions
 from games.rooms.jsontext import dumps as _dumps
 
@@ -67,9 +67,8 @@ class Snapshot:
 
 
 def _read(room_id: str) -> Snapshot:
-    room = service.load(room_id)
-    row = RoomEvent.objects.filter(room_id=room_id, version=room.version).values_list("event", flat=True).first()
-    return Snapshot(room=room, event={"version": room.version, **row} if row else None)
+    room, event = service.load_with_event(room_id)
+    return Snapshot(room=room, event={"version": room.version, **event} if event else None)
 
 
 _cache: OrderedDict[str, Snapshot] = OrderedDict()

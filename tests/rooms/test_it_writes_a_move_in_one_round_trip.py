@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from psycopg import pq
 
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import registry, service
+from games.rooms import registry, service, snapshots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,3 +101,30 @@ def test_it_writes_every_change_of_a_game_in_one_round_trip(settings):
     assert FinishedGame.objects.count() == 2
     stored = Room.objects.get(pk=room.id)
     assert (stored.version, stored.status, stored.state) == (room.version, "finished", room.state)
+
+
+def test_it_reads_another_processes_change_in_one_round_trip_and_changes_on_from_it(settings):
+    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    room, token = service.create_room("memory", "friends", {"cards": 24})
+    service.join(room.id, None)
+    room = service.hello(room.id, token, None).room
+    room, _ = play_game(room)  # prepares the statements on this connection
+    room = service.play_again(room.id, [0]).room
+    rng = random.Random(2)
+    for _ in range(3):
+        room = next_change(room, rng)().room
+    # As after another process's change: this process holds no copy of the row it may change.
+    service._written.pop(room.id)
+    last_event = RoomEvent.objects.get(room_id=room.id, version=room.version).event
+
+    with database_calls() as calls:
+        snap = snapshots._read(room.id)
+    assert calls.count == 1  # the row and its event together
+    assert (snap.version, snap.room.state, snap.event) == (
+        room.version, room.state, {"version": room.version, **last_event})
+
+    # The row read is the copy the next change starts from: no read before the write.
+    with database_calls() as calls:
+        room = next_change(snap.room, rng)().room
+    assert calls.count == expected(finishing=room.status == "finished")
+    assert Room.objects.get(pk=room.id).version == snap.version + 1

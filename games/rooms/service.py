@@ -207,11 +207,9 @@ def _written_copy(room_id: str) -> Room | None:
         row = _written.get(room_id)
     if row is None:
         return None
-    room = Room(**{f: json.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v
-                   for f, v in row.items()})
-    room._state.adding = False
-    room._state.db = "default"
-    return room
+    # from_db: the values in field order, which Model.__init__ takes far faster than by name.
+    return Room.from_db("default", _ROOM_FIELDS, [
+        json.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v for f, v in row.items()])
 
 
 def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:

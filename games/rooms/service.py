@@ -168,8 +168,9 @@ def _load(room_id: str) -> Room:
         raise RoomError("room_not_found", "There is no such room.") from None
 
 
-# The rows this process wrote last, by room: a change to a room this process wrote last starts
-# from here instead of reading the row again (one round trip per action instead of two). A write
+# The rows this process wrote last, by room (or read last, after another process's change:
+# ``load_with_event``): a change to such a room starts from here instead of reading the row
+# again (one round trip per action instead of two). A write
 # from it is checked by the version as always. A refusal from it is trusted only while this is
 # the only live server process (then every write went through this copy, so it is current) and
 # a flood of illegal requests costs no database work; with several processes a refusal, like

@@ -209,8 +209,9 @@ def _written_copy(room_id: str) -> Room | None:
     if row is None:
         return None
     # from_db: the values in field order, which Model.__init__ takes far faster than by name.
-    return Room.from_db("default", _ROOM_FIELDS, [
+    room: Room = Room.from_db("default", _ROOM_FIELDS, [
         json.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v for f, v in row.items()])
+    return room
 
 
 def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
@@ -993,9 +994,11 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
         if row is None:
             raise RoomError("room_not_found", "There is no such room.")
         *values, event = row
-        texts = {f: v for f, v in zip(_ROOM_FIELDS, values) if f in _ROOM_JSON_FIELDS and v is not None}
-        room = Room.from_db("default", _ROOM_FIELDS, [json.loads(texts[f]) if f in texts else v
-                                                      for f, v in zip(_ROOM_FIELDS, values)])
+        texts = {f: v for f, v in zip(_ROOM_FIELDS, values, strict=True)
+                 if f in _ROOM_JSON_FIELDS and v is not None}
+        room: Room = Room.from_db("default", _ROOM_FIELDS, [
+            json.loads(texts[f]) if f in texts else v
+            for f, v in zip(_ROOM_FIELDS, values, strict=True)])
         event = json.loads(event) if event is not None else None
     else:
         made_by = RoomEvent.objects.filter(room_id=OuterRef("pk"), version=OuterRef("version"))

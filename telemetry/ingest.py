@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection, connections
+from django.db import connection
+
+from config.db_threads import KeptConnections
 
 from .models import PendingEvent
 from .optout import drop_reason
@@ -84,7 +83,7 @@ def accept(request, events: list[dict], opt_in: bool) -> dict:
     INSERT: on a kept connection when serving ASGI; right here under WSGI (whose threads keep
     their connections themselves) or inside a transaction (the work then joins it)."""
     if isinstance(request, ASGIRequest) and not connection.in_atomic_block:
-        return _executor_for_process().submit(_on_kept_connection, _accept, request, events, opt_in).result()
+        return threads.run(_accept, request, events, opt_in)
     return _accept(request, events, opt_in)
 
 
@@ -95,31 +94,11 @@ def _accept(request, events: list[dict], opt_in: bool) -> dict:
     return {"stored": store(events, request.headers.get("User-Agent"))}
 
 
-# Under Daphne, Django runs every request's synchronous code in a thread made for that request,
-# so a connection opened there serves one request and is gone: connecting to PostgreSQL was
-# most of the cost of an ingest (bench/telemetry_bench.py). The database work runs instead in
-# a few threads of this module that keep their connections (CONN_MAX_AGE), checked only after
-# an error or once too old, so a broken connection costs one failed request and the next one
-# reconnects.
-_executor: ThreadPoolExecutor | None = None
-_executor_lock = threading.Lock()
+def _thread_count() -> int:
+    # SQLite takes one writer at a time: more threads would only wait on its lock.
+    return 1 if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else 3
 
 
-def _executor_for_process() -> ThreadPoolExecutor:
-    global _executor
-    with _executor_lock:
-        if _executor is None:
-            # SQLite takes one writer at a time: more threads would only wait on its lock.
-            sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-            _executor = ThreadPoolExecutor(1 if sqlite else 3, thread_name_prefix="telemetry-db")
-        return _executor
-
-
-def _on_kept_connection(function, *args):
-    try:
-        return function(*args)
-    finally:
-        for conn in connections.all(initialized_only=True):
-            expired = conn.close_at is not None and time.monotonic() >= conn.close_at
-            if conn.connection is not None and (conn.errors_occurred or expired or conn.in_atomic_block):
-                conn.close_if_unusable_or_obsolete()
+# Under Daphne a request's own thread would connect anew for every ingest; these threads keep
+# their connections (config/db_threads.py).
+threads = KeptConnections("telemetry-db", _thread_count)

@@ -1,10 +1,8 @@
-import threading
-
 import pytest
 from django.conf import settings
-from django.db import connections
 
 from games.rooms import db as rooms_db
+from telemetry import ingest
 
 
 def pytest_report_header(config):
@@ -20,18 +18,11 @@ def pytest_report_header(config):
 
 
 @pytest.fixture(autouse=True)
-def close_rooms_db_connections():
-    """Requests served in this process (the rooms API, /healthz) use games/rooms/db.py's
-    threads, each of which keeps its own connection: they are closed after every test that
-    started those threads, so that the test database can be flushed and dropped."""
+def close_kept_connections():
+    """Requests served in this process (the rooms API, /healthz, telemetry ingestion) use
+    config/db_threads.py's threads, each of which keeps its own connection: they are closed
+    after every test that started those threads, so that the test database can be flushed and
+    dropped."""
     yield
-    if rooms_db._executor is None:
-        return
-    count = rooms_db.thread_count()
-    barrier = threading.Barrier(count)  # one task per thread: each waits until all have started
-
-    def close():
-        barrier.wait(timeout=10)
-        connections.close_all()
-    for future in [rooms_db._executor_for_process().submit(close) for _ in range(count)]:
-        future.result(timeout=20)
+    rooms_db.threads.close_connections()
+    ingest.threads.close_connections()

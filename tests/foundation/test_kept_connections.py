@@ -1,0 +1,46 @@
+"""config/db_threads.py: the rooms' and telemetry's database threads keep their connection
+between calls, and a connection that reported an error is replaced before the next call."""
+import pytest
+from django.db import DatabaseError, connection
+
+from config.db_threads import KeptConnections
+
+
+def _connection():
+    # The driver's connection object itself (not its id, which a new object could reuse).
+    connection.ensure_connection()
+    return connection.connection
+
+
+def _broken_query() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM no_such_table")
+
+
+@pytest.fixture
+def pool(monkeypatch):
+    # Kept for a minute, as production's PostgreSQL URL does (the embedded SQLite keeps none).
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    threads = KeptConnections("test-db", lambda: 1)
+    yield threads
+    threads.close_connections()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_a_connection_between_calls(pool):
+    # Connecting anew per call is what the threads exist to avoid.
+    assert pool.run(_connection) is pool.run(_connection)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_reconnects_after_an_error(pool):
+    # A connection that failed may be broken (a restarted server): the next call must not reuse it.
+    before = pool.run(_connection)
+    with pytest.raises(DatabaseError):
+        pool.run(_broken_query)
+    assert pool.run(_connection) is not before
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_runs_calls_from_the_event_loop(pool):
+    assert await pool.call(_connection) is await pool.call(_connection)

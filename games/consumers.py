@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from config.client_address import scope_client_address
 from games.rooms import db, limits, service, snapshots
 from games.rooms.fanout import fanout
-from games.rooms.scheduler import publish
+from games.rooms.scheduler import announce
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         if self.seats:
             held, self.seats = self.seats, []
             try:
-                publish(await db.call(service.disconnect, self.room_id, held), self)
+                announce(await db.call(service.disconnect, self.room_id, held), self)
             except service.RoomError:
                 pass  # the room is gone or the database is down: nothing to mark
 
@@ -168,7 +168,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         if token and outcome.reply["seats"]:  # a token holds seats
             self.token_hash = service.hash_token(token)
             self.seats = outcome.reply["seats"]
-        publish(outcome, self)
+        announce(outcome, self)
         if outcome.reply["bad_token"]:
             lost = outcome.reply["lost_seat"]
             await self._error("bad_token", "That token holds no seat in this room; you are a "
@@ -231,7 +231,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             return
         outcome = await db.call(service.new_link, self.room_id, self.seats)
         reply = outcome.reply
-        publish(outcome, self)
+        announce(outcome, self)
         self.sent_next_room = True
         await self._send({"type": "next_room", "invite_url": service.invite_url(reply["room_id"]),
                           "room_id": reply["room_id"], "seat": reply["seat"],
@@ -241,7 +241,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
 
     async def _change(self, ref, function, *args):
         outcome = await db.call(function, *args)
-        publish(outcome, self)
+        announce(outcome, self)
         await self._send_latest(outcome.room.version, ref)
 
     async def _take(self, ref, function, *args):
@@ -249,7 +249,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         token = outcome.reply["token"]
         self.token_hash = service.hash_token(token)
         self.seats = [outcome.reply["seat"]]
-        publish(outcome, self)
+        announce(outcome, self)
         await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": token,
                           "version": outcome.room.version, **_ref(ref)})
         await self._send_latest(outcome.room.version, ref)

@@ -2,7 +2,7 @@
 connection.
 
 A change made in this process is handed to this process's connections of the room at once
-(``publish``). With Redis configured (production: several server processes), the notice is
+(``notify``). With Redis configured (production: several server processes), the notice is
 also published on the room's Redis pub/sub channel, to which each process subscribes while
 any of its connections watch the room; a process skips the notices it published itself. A
 notice carries only the process and the new version: each connection builds its own view
@@ -108,7 +108,7 @@ class Fanout:
                 del self._watchers[room_id]
         await self._sync_subscription(room_id)
 
-    def publish(self, room_id: str, version: int, origin: Watcher | None = None) -> None:
+    def notify(self, room_id: str, version: int, origin: Watcher | None = None) -> None:
         """A committed change: this process's watchers (but ``origin``, which answers for
         itself) hear of it now; the other processes through Redis, published in the
         background so that nobody here waits for it. Notices only carry a version and a
@@ -121,7 +121,7 @@ class Fanout:
         if room_id in self._alone:
             self._unsent[room_id] = max(version, self._unsent.get(room_id, 0))
             return
-        self._in_background(self._publish(room_id, version))
+        self._in_background(self._publish_to_redis(room_id, version))
 
     def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)
@@ -149,7 +149,7 @@ class Fanout:
         self._client()
         return self._prefix + room_id
 
-    async def _publish(self, room_id: str, version: int) -> None:
+    async def _publish_to_redis(self, room_id: str, version: int) -> None:
         stamp = self._stamps.get(room_id)
         try:
             receivers = await self._client().publish(self._channel(room_id),
@@ -172,7 +172,7 @@ class Fanout:
         self._unconfirmed.pop(room_id, None)
         if room_id in self._subscribed and room_id not in self._stamps:
             self._stamps[room_id] = next(self._stamp_counter)
-            self._in_background(self._publish(room_id, ANNOUNCE))
+            self._in_background(self._publish_to_redis(room_id, ANNOUNCE))
 
     def _another_process_watches(self, room_id: str) -> None:
         self._alone.discard(room_id)
@@ -180,7 +180,7 @@ class Fanout:
             self._stamps[room_id] = next(self._stamp_counter)
         unsent = self._unsent.pop(room_id, None)
         if unsent is not None:
-            self._in_background(self._publish(room_id, unsent))
+            self._in_background(self._publish_to_redis(room_id, unsent))
 
     def _requested(self, room_id: str) -> None:
         self._unconfirmed[room_id] = self._unconfirmed.get(room_id, 0) + 1
@@ -205,7 +205,7 @@ class Fanout:
                 self._alone.discard(room_id)
                 unsent = self._unsent.pop(room_id, None)
                 if unsent is not None:  # someone may have started listening unannounced yet
-                    self._in_background(self._publish(room_id, unsent))
+                    self._in_background(self._publish_to_redis(room_id, unsent))
                 self._requested(room_id)
                 await self._pubsub.unsubscribe(self._channel(room_id))
 

@@ -28,15 +28,17 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 1.0
 
 
-def publish(outcome: service.Outcome, origin: Watcher | None = None) -> None:
-    """After a committed change: tell the room's connections the new version (nothing else, so
-    nothing hidden ever leaves the process; ``origin``, the connection that made the change,
-    answers for itself) and time the room's next step."""
+def announce(outcome: service.Outcome, origin: Watcher | None = None) -> None:
+    """The one announcement of a committed change (the service has committed when its call
+    returns; the consumers and this scheduler's steps and sweeps call this): tell the room's
+    connections the new version (nothing else, so nothing hidden ever leaves the process;
+    ``origin``, the connection that made the change, answers for itself) and time the room's
+    next step."""
     if not outcome.changed:
         return
     room = outcome.room
     snapshots.remember(room, outcome.event, outcome.state)
-    fanout.publish(room.id, room.version, origin)
+    fanout.notify(room.id, room.version, origin)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)
 
@@ -79,7 +81,7 @@ class Scheduler:
                     if outcome.room.due_at is not None:
                         self.wake_at(room_id, outcome.room.due_at)
                     return
-                publish(outcome)
+                announce(outcome)
                 due = outcome.room.due_at
                 if due is None or due > timezone.now():
                     return
@@ -113,7 +115,7 @@ class Scheduler:
         for process_id, last_seen in await db.call(service.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)
             for outcome in await db.call(service.sweep, process_id, last_seen):
-                publish(outcome)
+                announce(outcome)
 
 
 scheduler = Scheduler()

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from config.client_address import scope_client_address
 from games.rooms import db, limits, service, snapshots
 from games.rooms.fanout import fanout
+from games.rooms.messages import message_type
 from games.rooms.scheduler import announce
 
 log = logging.getLogger(__name__)
@@ -20,8 +21,6 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
 MAX_REF_LENGTH = 32
-CLIENT_TYPES = ("hello", "action", "join", "take_seat", "start", "leave", "resign", "play_again",
-                "new_session", "new_link", "ping")
 
 
 class WithoutConnectionHop:
@@ -51,10 +50,8 @@ class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):
                                   "message": "Send {\"type\": \"ping\"}."})
 
 
-class Refused(Exception):
-    def __init__(self, code: str, message: str):
-        self.code = code
-        self.message = message
+HELD_SEATS_CHANGES = {"start": service.start, "leave": service.leave, "resign": service.resign,
+                      "play_again": service.play_again, "new_session": service.new_session}
 
 
 def _user_id(scope) -> int | None:
@@ -67,8 +64,9 @@ def _user_id(scope) -> int | None:
 
 
 class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
-    """/ws/rooms/<room_id>/: parses and checks each message, asks the room service, and sends
-    this connection its own view. Protocol: docs/protocol.md."""
+    """/ws/rooms/<room_id>/: parses each message, checks it against its schema
+    (games/rooms/messages.py), hands it to its handler (``HANDLERS``), which asks the room
+    service, and sends this connection its own view. Protocol: docs/protocol.md."""
 
     # No channel of its own: games/rooms/fanout.py hands it the room's notices (``notice``).
     channel_layer_alias = None
@@ -111,37 +109,27 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         try:
             limited = self._over_rate_limit()
             if text_data is None:
-                raise Refused("malformed_json", "Messages are JSON text frames.")
+                raise service.RoomError("malformed_json", "Messages are JSON text frames.")
             if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-                raise Refused("message_too_large", f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
+                raise service.RoomError("message_too_large", f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
             try:
                 message = json.loads(text_data)
             except ValueError:
-                raise Refused("malformed_json", "That message is not valid JSON.") from None
+                raise service.RoomError("malformed_json", "That message is not valid JSON.") from None
             if not isinstance(message, dict):
-                raise Refused("malformed_json", "A message must be a JSON object.")
+                raise service.RoomError("malformed_json", "A message must be a JSON object.")
             ref = message.get("id")
             if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH):
                 ref = None
-                raise Refused("bad_field", f"id must be a string of at most {MAX_REF_LENGTH} characters.")
+                raise service.RoomError("bad_field", f"id must be a string of at most {MAX_REF_LENGTH} characters.")
             if limited:
-                raise Refused("too_many_messages",
-                              f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.")
-            kind = message.get("type")
-            if kind not in CLIENT_TYPES:
-                raise Refused("unknown_type", f"Unknown message type {kind!r}; expected one of "
-                                              f"{', '.join(CLIENT_TYPES)}.")
-            if kind == "ping":
-                await self._send({"type": "pong", "version": self.sent_version, **_ref(ref)})
-                return
-            if kind == "hello":
-                await self._hello(message, ref)
-                return
-            if not self.greeted:
-                raise Refused("hello_required", "Send hello first.")
-            await getattr(self, f"_{kind}")(message, ref)
-        except Refused as exc:
-            await self._error(exc.code, exc.message, ref)
+                raise service.RoomError("too_many_messages",
+                                        f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.")
+            schema = message_type(message.get("type"))
+            if not (schema.before_hello or self.greeted):
+                raise service.RoomError("hello_required", "Send hello first.")
+            schema.check(message)
+            await self.HANDLERS[message["type"]](self, message, ref)
         except service.RoomError as exc:
             await self._error(exc.code, exc.message, ref)
 
@@ -153,15 +141,14 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self.received.append(now)
         return len(self.received) > MAX_MESSAGES_PER_SECOND
 
+    async def _ping(self, message, ref):
+        await self._send({"type": "pong", "version": self.sent_version, **_ref(ref)})
+
     async def _hello(self, message, ref):
         if self.greeted:
-            raise Refused("not_allowed", "hello was already sent on this connection.")
+            raise service.RoomError("not_allowed", "hello was already sent on this connection.")
         token = message.get("token")
         last = message.get("last_version")
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 256):
-            raise Refused("bad_field", "token must be a string or null.")
-        if last is not None and (not isinstance(last, int) or isinstance(last, bool) or last < 0):
-            raise Refused("bad_field", "last_version must be a whole number or null.")
         user_id = await database_sync_to_async(_user_id)(self.scope)
         outcome = await db.call(service.hello, self.room_id, token, user_id)
         self.greeted = True
@@ -183,45 +170,24 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self._catch_up()  # changes noticed before hello was answered
 
     async def _action(self, message, ref):
-        seat = message.get("seat")
-        version = message.get("version")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise Refused("bad_field", "seat must be a seat number.")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            raise Refused("bad_field", "version must be a whole number.")
-        if "action" not in message:
-            raise Refused("bad_field", "An action message needs an action.")
-        await self._change(ref, service.act, self.room_id, self.seats, message["action"], seat, version)
+        await self._change(ref, service.act, self.room_id, self.seats, message["action"],
+                           message.get("seat"), message.get("version"))
 
     async def _join(self, message, ref):
         if self.seats:
-            raise Refused("not_allowed", "You already hold a seat.")
+            raise service.RoomError("not_allowed", "You already hold a seat.")
         user_id = await database_sync_to_async(_user_id)(self.scope)
         await self._take(ref, service.join, self.room_id, user_id)
 
     async def _take_seat(self, message, ref):
         if self.seats:
-            raise Refused("not_allowed", "You already hold a seat.")
-        seat = message.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise Refused("bad_field", "take_seat needs a seat number.")
+            raise service.RoomError("not_allowed", "You already hold a seat.")
         user_id = await database_sync_to_async(_user_id)(self.scope)
-        await self._take(ref, service.take_seat, self.room_id, seat, user_id)
+        await self._take(ref, service.take_seat, self.room_id, message["seat"], user_id)
 
-    async def _start(self, message, ref):
-        await self._change(ref, service.start, self.room_id, self.seats)
-
-    async def _leave(self, message, ref):
-        await self._change(ref, service.leave, self.room_id, self.seats)
-
-    async def _resign(self, message, ref):
-        await self._change(ref, service.resign, self.room_id, self.seats)
-
-    async def _play_again(self, message, ref):
-        await self._change(ref, service.play_again, self.room_id, self.seats)
-
-    async def _new_session(self, message, ref):
-        await self._change(ref, service.new_session, self.room_id, self.seats)
+    async def _held_seats_change(self, message, ref):
+        """start, leave, resign, play_again, new_session: the service decides from the seats held."""
+        await self._change(ref, HELD_SEATS_CHANGES[message["type"]], self.room_id, self.seats)
 
     async def _new_link(self, message, ref):
         user_id = await database_sync_to_async(_user_id)(self.scope)
@@ -253,6 +219,22 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": token,
                           "version": outcome.room.version, **_ref(ref)})
         await self._send_latest(outcome.room.version, ref)
+
+    # One handler per message type of games/rooms/messages.py's MESSAGES, called with the
+    # message already checked against its schema.
+    HANDLERS = {
+        "hello": _hello,
+        "action": _action,
+        "join": _join,
+        "take_seat": _take_seat,
+        "start": _held_seats_change,
+        "leave": _held_seats_change,
+        "resign": _held_seats_change,
+        "play_again": _held_seats_change,
+        "new_session": _held_seats_change,
+        "new_link": _new_link,
+        "ping": _ping,
+    }
 
     # ---- outgoing ---------------------------------------------------------------------------
 

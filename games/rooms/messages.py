@@ -1,0 +1,88 @@
+"""What a client may send on /ws/rooms/<room_id>/ (docs/protocol.md, "Client → server"): each
+message type and the fields it takes, with what each field must be.
+
+games/consumers.py checks every message against ``MESSAGES`` before its handler runs, so a
+handler gets fields of the right shape. What a field means (is the seat this room's, is it this
+seat's turn, is the action legal) is the room service's to check, not this schema's. A refused
+message raises the service's ``RoomError`` with ``bad_field``, like every other refusal.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.rooms.service import RoomError
+
+
+def _whole_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _version_count(value: Any) -> bool:
+    return _whole_number(value) and value >= 0
+
+
+def _token(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 256
+
+
+def _anything(value: Any) -> bool:
+    return True  # the engine checks an action (games/engines)
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field of a message. An optional one may be left out or null; a required one must be
+    there, and its value (null included) must pass ``accepts``. ``problem`` is the message of the
+    ``bad_field`` error otherwise."""
+
+    name: str
+    accepts: Callable[[Any], bool]
+    problem: str
+    required: bool = False
+
+    def check(self, message: Mapping[str, Any]) -> None:
+        if self.name not in message:
+            if self.required:
+                raise RoomError("bad_field", self.problem)
+            return
+        value = message[self.name]
+        if (value is not None or self.required) and not self.accepts(value):
+            raise RoomError("bad_field", self.problem)
+
+
+@dataclass(frozen=True)
+class MessageType:
+    fields: tuple[Field, ...] = ()
+    before_hello: bool = False  # may come before the connection's hello
+
+    def check(self, message: Mapping[str, Any]) -> None:
+        for field in self.fields:
+            field.check(message)
+
+
+MESSAGES: dict[str, MessageType] = {
+    "hello": MessageType((Field("token", _token, "token must be a string or null."),
+                          Field("last_version", _version_count, "last_version must be a whole number or null.")),
+                         before_hello=True),
+    "action": MessageType((Field("seat", _whole_number, "seat must be a seat number."),
+                           Field("version", _whole_number, "version must be a whole number."),
+                           Field("action", _anything, "An action message needs an action.", required=True))),
+    "join": MessageType(),
+    "take_seat": MessageType((Field("seat", _whole_number, "take_seat needs a seat number.", required=True),)),
+    "start": MessageType(),
+    "leave": MessageType(),
+    "resign": MessageType(),
+    "play_again": MessageType(),
+    "new_session": MessageType(),
+    "new_link": MessageType(),
+    "ping": MessageType(before_hello=True),
+}
+
+
+def message_type(kind: Any) -> MessageType:
+    """The schema of a message's ``type``; ``unknown_type`` when there is none."""
+    if not isinstance(kind, str) or kind not in MESSAGES:
+        raise RoomError("unknown_type", f"Unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}.")
+    return MESSAGES[kind]

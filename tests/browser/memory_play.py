@@ -2,6 +2,8 @@
 a screen reader would, and remembers every card it has seen face up."""
 from __future__ import annotations
 
+from tests.browser.helpers import status, version, wait_version_after
+
 CELLS_JS = """els => els.map(e => ({pos: e.dataset.pos, row: +e.dataset.row, col: +e.dataset.column,
     state: [...e.classList].find(c => c.startsWith('state-')).slice(6), text: e.textContent,
     enabled: e.getAttribute('aria-disabled') === 'false'}))"""
@@ -45,3 +47,21 @@ class Memory:
                     return pair[0]
         unseen = [c for c in down if c["pos"] not in self.known]
         return (unseen or down)[0]
+
+
+def play_my_flips(page):
+    """Plays the page's seat (the CPU plays the others) until the game is finished."""
+    player = Memory()
+    for _ in range(400):
+        if status(page) == "finished":
+            return
+        cells = read_cells(page)
+        if not any(c["enabled"] for c in cells):
+            page.wait_for_timeout(30)  # the CPU's turn, or a mismatch being shown
+            continue
+        target = player.choose(cells)
+        before = version(page)
+        page.locator(f".memory-card[data-pos={target['pos']}]").click()
+        wait_version_after(page, before)
+        player.look(read_cells(page))
+    raise AssertionError("the game did not end")

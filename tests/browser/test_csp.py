@@ -20,11 +20,9 @@ from tests.browser.helpers import (
     record_frames,
     start_from_menu,
     status,
-    version,
     wait_until,
-    wait_version_after,
 )
-from tests.browser.memory_play import Memory, read_cells
+from tests.browser.memory_play import play_my_flips
 from tests.live import PROJECT, embedded_env, running_site
 
 pytestmark = pytest.mark.browser
@@ -156,19 +154,7 @@ def test_it_plays_memory_signed_in_and_shows_the_account_pages_without_a_violati
     for view in ("overhead", "panel", "perspective"):  # the table's transforms, set by script
         page.click(f"[data-view={view}]")
         expect(page.locator(f"[data-view={view}]")).to_have_attribute("aria-pressed", "true")
-    player = Memory()
-    for _ in range(400):
-        if status(page) == "finished":
-            break
-        cells = read_cells(page)
-        if not any(c["enabled"] for c in cells):
-            page.wait_for_timeout(30)  # the CPU's turn, or a mismatch being shown
-            continue
-        target = player.choose(cells)
-        before = version(page)
-        page.locator(f".memory-card[data-pos={target['pos']}]").click()
-        wait_version_after(page, before)
-        player.look(read_cells(page))
+    play_my_flips(page)
     assert status(page) == "finished"
     page.locator("#result").wait_for(state="visible")
 

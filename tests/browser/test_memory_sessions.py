@@ -15,27 +15,9 @@ from tests.browser.helpers import (
     wait_until,
     wait_version_after,
 )
-from tests.browser.memory_play import Memory, read_cells
+from tests.browser.memory_play import play_my_flips, read_cells
 
 pytestmark = pytest.mark.browser
-
-
-def play_my_flips(page):
-    """Plays the page's seat (the CPU plays the others) until the game is finished."""
-    player = Memory()
-    for _ in range(400):
-        if status(page) == "finished":
-            return
-        cells = read_cells(page)
-        if not any(c["enabled"] for c in cells):
-            page.wait_for_timeout(30)  # the CPU's turn, or a mismatch being shown
-            continue
-        target = player.choose(cells)
-        before = version(page)
-        page.locator(f".memory-card[data-pos={target['pos']}]").click()
-        wait_version_after(page, before)
-        player.look(read_cells(page))
-    raise AssertionError("the game did not end")
 
 
 def standings(page) -> list[list[str]]:

@@ -4,14 +4,34 @@ read from /proc; PostgreSQL's commits in the bench database and the WAL it wrote
 taken at both ends of the run's window and subtracted."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from rooms_stack import ADMIN_URL, cpu_seconds
 
-# "postgres: [16/main: ]user database host(port) state" is a client backend; every other
-# postgres process (postmaster, walwriter, checkpointer...) works for all databases.
-_BACKEND = re.compile(r"^postgres: (?:\S+/\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])")
+
+def postgres_pids(database: str) -> list[int]:
+    """The bench cluster's processes that work for ``database``: its backends, the shared ones
+    (walwriter, checkpointer, autovacuum...) and the postmaster, as that cluster lists them (so a
+    second cluster on the machine is not counted)."""
+    import psycopg
+    with psycopg.connect(ADMIN_URL, autocommit=True) as db:
+        pids = [pid for (pid,) in db.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s OR backend_type <> 'client backend'",
+            (database,))]
+    parents = set()
+    for pid in pids:
+        try:
+            parents.add(int((Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split())[1]))
+        except OSError:
+            continue  # gone meanwhile
+    return sorted(set(pids) | {p for p in parents if _is_postgres(p)})
+
+
+def _is_postgres(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip() == "postgres"
+    except OSError:
+        return False
 
 
 def _processes():
@@ -23,16 +43,6 @@ def _processes():
             except OSError:
                 continue  # gone meanwhile
             yield int(entry.name), comm, cmdline
-
-
-def postgres_pids(database: str) -> list[int]:
-    pids = []
-    for pid, comm, cmdline in _processes():
-        if comm == "postgres" or cmdline.startswith("postgres:"):
-            backend = _BACKEND.match(cmdline)
-            if backend is None or backend[1] == database:
-                pids.append(pid)
-    return pids
 
 
 def redis_pids() -> list[int]:
@@ -65,3 +75,29 @@ def postgres_writes(database: str) -> tuple[int, int, int]:
             "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted, "
             "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint "
             "FROM pg_stat_database WHERE datname = %s", (database,)).fetchone()
+
+
+def statements(database: str) -> dict[int, tuple[str, int, float]] | None:
+    """So far, per statement of ``database`` (pg_stat_statements): query id -> (text, calls,
+    milliseconds planning and executing). None when the cluster does not preload the module
+    (bench/ws_load.py says how to run one that does)."""
+    import psycopg
+    from rooms_stack import PG_PORT
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:{PG_PORT}/{database}", autocommit=True) as db:
+        if "pg_stat_statements" not in db.execute("SHOW shared_preload_libraries").fetchone()[0]:
+            return None
+        db.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        rows = db.execute(
+            "SELECT queryid, query, calls, total_plan_time + total_exec_time FROM pg_stat_statements s "
+            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s AND queryid IS NOT NULL",
+            (database,)).fetchall()
+    return {queryid: (query, calls, ms) for queryid, query, calls, ms in rows}
+
+
+def statements_spent(before: dict | None, after: dict | None) -> list[tuple[str, int, float]]:
+    """(text, calls, ms) of each statement run between two ``statements`` readings, dearest first."""
+    if before is None or after is None:
+        return []
+    spent = [(text, calls - before.get(qid, ("", 0, 0.0))[1], ms - before.get(qid, ("", 0, 0.0))[2])
+             for qid, (text, calls, ms) in after.items()]
+    return sorted((s for s in spent if s[1] > 0), key=lambda s: -s[2])

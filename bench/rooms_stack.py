@@ -16,7 +16,10 @@ sys.path.insert(0, str(PROJECT))
 from tests.balancer import loopback_hosts  # noqa: E402
 from tests.live import VENV_BIN, LiveServer, embedded_env, free_port  # noqa: E402
 
-ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+# BENCH_PG_PORT: another local cluster, e.g. one started with pg_stat_statements preloaded
+# (ws_load then prints what each statement costs per action).
+PG_PORT = int(os.environ.get("BENCH_PG_PORT", "5432"))
+ADMIN_URL = f"postgresql://postgres@127.0.0.1:{PG_PORT}/postgres"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -56,7 +59,7 @@ class Stack:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             admin.execute(f'CREATE DATABASE "{name}"')
         self.env = embedded_env(self.log_dir, **env)
-        self.env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{name}"
+        self.env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{PG_PORT}/{name}"
         self.env["REDIS_URL"] = redis_url
         self.env["DEBUG"] = "false"
         self.env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
@@ -104,7 +107,7 @@ class Stack:
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         import psycopg
-        with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{self.name}") as db:
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{PG_PORT}/{self.name}") as db:
             return db.execute(sql, params).fetchall()
 
     def close(self) -> None:

@@ -5,8 +5,10 @@
                                       [--target URL ...]
 
 Starts Daphne (the `make run` command, DEBUG off) with Redis (db 3: channel layer, pub/sub) and
-PostgreSQL (database ``cardtable_bench_*``, created and dropped here), unless ``--target``
-names running servers. Creates N/2 friends Memory rooms (default options: 52 cards); two
+PostgreSQL (database ``cardtable_bench_*``, created and dropped here; ``BENCH_PG_PORT`` for a
+cluster other than 127.0.0.1:5432), unless ``--target`` names running servers. Where that
+cluster preloads pg_stat_statements (``shared_preload_libraries = 'pg_stat_statements'``), it
+also prints what each statement cost per action. Creates N/2 friends Memory rooms (default options: 52 cards); two
 clients join each, and every client flips a random face-down card a think time (uniform
 0.5-1.5 x ``--think``) after its turn comes; a finished game is played again. Memory's own
 1.5 s before a mismatch is turned down applies.
@@ -50,7 +52,15 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine_load import postgres_pids, postgres_writes, redis_pids, total_cpu, used  # noqa: E402
+from machine_load import (  # noqa: E402
+    postgres_pids,
+    postgres_writes,
+    redis_pids,
+    statements,
+    statements_spent,
+    total_cpu,
+    used,
+)
 from rooms_stack import Stack, cpu_seconds, load_average, memory_mb  # noqa: E402
 
 from tests.balancer import Balancer  # noqa: E402  (rooms_stack put the project on the path)
@@ -307,14 +317,16 @@ class Machine:
     def read(self) -> dict:
         return {"servers": [cpu_seconds(p) for p in self.server_pids],
                 "writes": postgres_writes(self.database) if self.database else (0, 0, 0),
+                "statements": statements(self.database) if self.database else None,
                 **{name: total_cpu(pids) for name, pids in self.groups.items() if pids}}
 
     @staticmethod
     def spent(before: dict, after: dict) -> dict:
         return {"servers": [b - a for a, b in zip(before["servers"], after["servers"], strict=True)],
                 "writes": tuple(b - a for a, b in zip(before["writes"], after["writes"], strict=True)),
+                "statements": statements_spent(before["statements"], after["statements"]),
                 **{name: used(before[name], after[name]) for name in before
-                   if name not in ("servers", "writes")}}
+                   if name not in ("servers", "writes", "statements")}}
 
 
 def run_phase(workers, machine: Machine, warmup: float, seconds: float):
@@ -355,7 +367,7 @@ def report(title: str, wall: float, spent: dict, results: list, pids: list[int])
               f"{rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
     if pids and actions:
         others = [f"{name} {seconds / wall * 100:.0f}% ({seconds / actions * 1000:.2f} ms)"
-                  for name, seconds in spent.items() if name not in ("servers", "writes")]
+                  for name, seconds in spent.items() if name not in ("servers", "writes", "statements")]
         unit = "action" if title == "rooms" else "echo"
         print(f"  CPU per {unit}: server processes "
               f"{sum(spent['servers']) / actions * 1000:.2f} ms; "
@@ -366,6 +378,13 @@ def report(title: str, wall: float, spent: dict, results: list, pids: list[int])
               f"{commits / wall:.0f}/s), {rows / actions:.2f} rows written, "
               f"{wal / actions / 1024:.1f} KB of WAL (the whole server's: the bench's on a "
               f"quiet machine)", flush=True)
+        if spent["statements"]:
+            total_ms = sum(ms for _, _, ms in spent["statements"])
+            print(f"  pg_stat_statements: {total_ms / actions:.3f} ms planning and executing per {unit}; "
+                  f"dearest (calls per {unit}, ms per call, ms per {unit}):", flush=True)
+            for text, calls, ms in spent["statements"][:8]:
+                print(f"    {calls / actions:5.2f} {ms / calls:6.3f} {ms / actions:6.3f}  "
+                      f"{' '.join(text.split())[:110]}", flush=True)
     return figures
 
 

@@ -315,6 +315,11 @@ class Machine:
                        "HAProxy": [balancer_pid] if balancer_pid else []}
 
     def read(self) -> dict:
+        # The database's backends are listed again at each reading: a server process opens its
+        # ROOMS_DB_THREADS connections as they are first needed, after this object was made
+        # (listing them once undercounted PostgreSQL in runs with more than one thread).
+        if self.database:
+            self.groups["PostgreSQL"] = postgres_pids(self.database)
         return {"servers": [cpu_seconds(p) for p in self.server_pids],
                 "writes": postgres_writes(self.database) if self.database else (0, 0, 0),
                 "statements": statements(self.database) if self.database else None,

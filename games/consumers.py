@@ -174,16 +174,12 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
                            message.get("seat"), message.get("version"))
 
     async def _join(self, message, ref):
-        if self.seats:
-            raise service.RoomError("not_allowed", "You already hold a seat.")
         user_id = await database_sync_to_async(_user_id)(self.scope)
-        await self._take(ref, service.join, self.room_id, user_id)
+        await self._take(ref, service.join, self.room_id, user_id, self.seats)
 
     async def _take_seat(self, message, ref):
-        if self.seats:
-            raise service.RoomError("not_allowed", "You already hold a seat.")
         user_id = await database_sync_to_async(_user_id)(self.scope)
-        await self._take(ref, service.take_seat, self.room_id, message["seat"], user_id)
+        await self._take(ref, service.take_seat, self.room_id, message["seat"], user_id, self.seats)
 
     async def _held_seats_change(self, message, ref):
         """start, leave, resign, play_again, new_session: the service decides from the seats held."""

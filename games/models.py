@@ -31,6 +31,7 @@ class Room(models.Model):
     # [{"holder": "human"|"cpu"|"none", "token": sha256 hex|None, "user": id|None,
     #   "conns": {process: n}, "away_since": iso|None, "cpu": bool, "left": bool, "seen": bool,
     #   "former_token": sha256 hex|None, only once the seat changed hands (take_seat, leave)}]
+    # read and written as games/rooms/seats.py's Seat, which keeps these keys exactly
     seats = models.JSONField()
     cpus = models.JSONField(default=dict)              # seat (str) -> CPU to_json(): secret
     result = models.JSONField(null=True, blank=True)   # the room-level result once finished

@@ -17,7 +17,7 @@ import random
 import secrets
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
@@ -30,9 +30,10 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games import specs
-from games.engines.base import SEAT_COLOURS, GameError
+from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent, ServerProcess
-from games.rooms import jsontext, registry, sessions
+from games.rooms import allowed, jsontext, registry, sessions
+from games.rooms.seats import Seat, public, seats_held_by
 from games.signals import game_finished
 from telemetry.schema import BUCKETS
 
@@ -73,40 +74,11 @@ def invite_url(room_id: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Seats. Each is a dict kept in Room.seats (see games/models.py).
+# Seats: games/rooms/seats.py.
 
-def _seat(holder: str, token_hash: str | None = None) -> dict[str, Any]:
-    return {"holder": holder, "token": token_hash, "user": None, "conns": {}, "away_since": None,
-            "cpu": holder == "cpu", "left": False, "seen": False}
-
-
-def presence(seat: dict[str, Any]) -> str:
-    if seat["holder"] == "none":
-        return "free"
-    if seat["cpu"]:
-        return "cpu"
-    return "connected" if sum(seat["conns"].values()) > 0 else "disconnected"
-
-
-def public_holder(seat: dict[str, Any]) -> str:
-    """Who the seat belongs to: ``human`` while a person's token holds it (even away or taken
-    over by the CPU, since the token brings it back), ``cpu`` once no person does (a CPU seat, or
-    one its holder left), ``none`` while free (docs/protocol.md, "Seats")."""
-    return "cpu" if seat["left"] else seat["holder"]
-
-
-def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"seat": i, "colour": SEAT_COLOURS[i], "name": SEAT_COLOURS[i].capitalize(),
-             "holder": public_holder(s), "presence": presence(s)} for i, s in enumerate(seats)]
-
-
-def seats_of_token(seats: list[dict[str, Any]], token_hash: str | None) -> list[int]:
-    """Seats this token holds now (a seat given up or taken by someone else is no longer held)."""
-    if not token_hash:
-        return []
-    return [i for i, s in enumerate(seats)
-            if s["token"] is not None and secrets.compare_digest(s["token"], token_hash)
-            and s["holder"] == "human" and not s["left"]]
+def seats_of_token(stored: list[dict[str, Any]], token_hash: str | None) -> list[int]:
+    """Seats this token holds now, in a room's stored seats (``Room.seats``)."""
+    return seats_held_by([Seat.from_json(s) for s in stored], token_hash)
 
 
 # --------------------------------------------------------------------------------------------
@@ -119,6 +91,7 @@ class Work:
     room: Room
     now: datetime
     _state: Any = None  # the engine's state, decoded on first use
+    _seats: list[Seat] | None = None  # the room's seats, decoded on first use
     state_changed: bool = False
     changed: bool = False
     event: dict[str, Any] | None = None
@@ -134,6 +107,20 @@ class Work:
         if self._state is None:
             self._state = self.engine.State.from_json(self.room.state)
         return self._state
+
+    @property
+    def seats(self) -> list[Seat]:
+        if self._seats is None:
+            self._seats = [Seat.from_json(s) for s in self.room.seats]
+        return self._seats
+
+    def check(self, held: Sequence[int], kind: str, seat: int | None = None) -> list[int]:
+        """Refuses the room action ``kind`` as ``room.allowed`` would leave it out (one rule,
+        games/rooms/allowed.py); else the seats of ``held`` still held."""
+        refused = allowed.refusal(self.room, self.seats, held, kind, seat)
+        if refused:
+            raise RoomError(*refused)
+        return allowed.holding(self.seats, held)
 
     def set_state(self, state: Any) -> None:
         self._state = state
@@ -251,6 +238,8 @@ def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int 
 def _settle(work: Work) -> None:
     """What follows from any change: CPUs see it, the game may be over, the next step is timed."""
     room = work.room
+    if work._seats is not None:
+        room.seats = [s.to_json() for s in work._seats]
     if work.state_changed:
         room.state = work.state.to_json()
         if room.status == "playing" and work.state.is_over:
@@ -262,8 +251,7 @@ def _settle(work: Work) -> None:
     dues = [room.step_at] if room.step_at else []
     if room.status == "playing" and room.mode == "friends":
         delay = timedelta(seconds=registry.takeover_delay())
-        dues += [datetime.fromisoformat(s["away_since"]) + delay for s in room.seats
-                 if s["away_since"] and not s["cpu"] and s["holder"] == "human"]
+        dues += [at for s in work.seats if (at := s.takeover_at(delay)) is not None]
     room.due_at = min(dues) if dues else None
 
 
@@ -383,7 +371,7 @@ def _next_step_at(work: Work) -> datetime | None:
     if step:
         return work.now + timedelta(seconds=registry.automatic_delay(room.game, step))
     seat = state.current_player
-    if seat is not None and room.seats[seat]["cpu"]:
+    if seat is not None and work.seats[seat].cpu:
         return work.now + timedelta(seconds=registry.cpu_delay(room.game))
     return None
 
@@ -397,8 +385,8 @@ def _feed_cpus(work: Work) -> None:
     room = work.room
     cpu = registry.cpu_module(room.game)
     memories = {}
-    for seat, s in enumerate(room.seats):
-        if not s["cpu"]:
+    for seat, s in enumerate(work.seats):
+        if not s.cpu:
             continue
         raw = room.cpus.get(str(seat))
         player = (cpu.cpu_from_json(raw) if raw else
@@ -419,13 +407,13 @@ def _finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
         state = work.state
         room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw)
     seats = []
-    for i, s in enumerate(room.seats):
+    for i, s in enumerate(work.seats):
         rank = next(r for r, group in enumerate(ranking, 1) if i in group)
         scores = result.get("scores")
         seats.append({
             "seat": i,
-            "holder": "cpu" if s["cpu"] or s["holder"] != "human" else "human",
-            "user_id": s["user"] if not s["cpu"] else None,
+            "holder": "cpu" if s.cpu or s.holder != "human" else "human",
+            "user_id": s.user if not s.cpu else None,
             "result": "draw" if draw and i in winners else ("win" if i in winners else "loss"),
             "score": scores[i] if scores else None,
             "rank": rank,
@@ -500,15 +488,15 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
     token = new_token()
     token_hash = hash_token(token)
     if mode in ("local", "solo"):
-        seats = [_seat("human", token_hash) for _ in range(players)]
+        seats = [Seat("human", token_hash) for _ in range(players)]
     elif mode == "cpu":
-        seats = [_seat("human", token_hash)] + [_seat("cpu") for _ in range(players - 1)]
+        seats = [Seat("human", token_hash)] + [Seat.for_cpu() for _ in range(players - 1)]
     else:
-        seats = [_seat("human", token_hash)] + [_seat("none") for _ in range(players - 1)]
+        seats = [Seat("human", token_hash)] + [Seat("none") for _ in range(players - 1)]
     room = Room(id=new_room_id(), game=game, mode=mode, options=parsed.to_json(),
                 cpu_level=cpu_level, origin=origin or "",
                 status="waiting" if mode == "friends" else "playing",
-                version=1, seed=seed, state=state.to_json(), seats=seats, cpus={},
+                version=1, seed=seed, state=state.to_json(), seats=[s.to_json() for s in seats], cpus={},
                 session=sessions.new_session(players) if spec.sessions else None)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     _settle(work)
@@ -528,22 +516,17 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
     token_hash = hash_token(token) if token else None
 
     def change(work: Work) -> None:
-        seats = work.room.seats
-        held = seats_of_token(seats, token_hash)
+        seats = work.seats
+        held = seats_held_by(seats, token_hash)
         work.reply["seats"] = held
         work.reply["bad_token"] = bool(token) and not held
         work.reply["lost_seat"] = _lost_seat(seats, token_hash) if work.reply["bad_token"] else None
         for i in held:
             s = seats[i]
-            if s["seen"] and sum(s["conns"].values()) == 0:
+            covered = s.cpu
+            if s.connect(PROCESS_ID, user_id):
                 work.room.reconnections += 1
-            s["seen"] = True
-            s["conns"][PROCESS_ID] = s["conns"].get(PROCESS_ID, 0) + 1
-            s["away_since"] = None
-            if user_id is not None:
-                s["user"] = user_id
-            if s["cpu"]:  # the holder is back: the CPU gives the seat back
-                s["cpu"] = False
+            if covered:  # the holder is back: the CPU gave the seat back
                 work.room.cpus.pop(str(i), None)
                 if work.room.status == "playing":
                     work.room.step_at = _next_step_at(work)
@@ -553,13 +536,12 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
     return _mutate(room_id, change)
 
 
-def _lost_seat(seats: list[dict[str, Any]], token_hash: str | None) -> dict[str, Any] | None:
+def _lost_seat(seats: list[Seat], token_hash: str | None) -> dict[str, Any] | None:
     """The seat a token held before it changed hands, so a returning player learns what became
     of it: ``taken`` by someone else, or ``left`` by them and played by the CPU since."""
     for i, s in enumerate(seats):
-        former = s.get("former_token")
-        if former and token_hash and secrets.compare_digest(former, token_hash):
-            return {"seat": i, "reason": "left" if s["left"] else "taken"}
+        if s.was_held_by(token_hash):
+            return {"seat": i, "reason": "left" if s.left else "taken"}
     return None
 
 
@@ -569,14 +551,9 @@ def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
     def change(work: Work) -> None:
         away = []
         for i in seats_held:
-            s = work.room.seats[i]
-            n = s["conns"].get(PROCESS_ID, 0)
-            if n <= 1:
-                s["conns"].pop(PROCESS_ID, None)
-            else:
-                s["conns"][PROCESS_ID] = n - 1
-            if sum(s["conns"].values()) == 0 and not s["cpu"]:
-                s["away_since"] = work.now.isoformat()
+            s = work.seats[i]
+            s.drop(PROCESS_ID)
+            if s.went_away(work.now.isoformat()):
                 away.append(i)
         work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
 
@@ -585,13 +562,6 @@ def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
 
 # --------------------------------------------------------------------------------------------
 # Requests from a connection. ``held`` is the seats the connection's token holds.
-
-def _require_holder(work: Work, held: list[int]) -> list[int]:
-    now_held = [i for i in held if i in seats_of_token(work.room.seats, work.room.seats[i]["token"])]
-    if not now_held:
-        raise RoomError("not_a_player", "Only a seat holder can do that.")
-    return now_held
-
 
 def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: int | None = None) -> Outcome:
     """Plays a seat's action; ``action`` and ``seat`` are the client's JSON, checked here."""
@@ -615,7 +585,7 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
             if seat not in held:
                 raise RoomError("not_a_player", f"You do not hold seat {seat}.")
             acting = seat
-        if room.seats[acting]["cpu"]:
+        if work.seats[acting].cpu:
             raise RoomError("not_a_player", "The CPU is playing this seat.")
         state.apply(acting, action)
         if room.first_action_at is None:
@@ -626,21 +596,16 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
     return _mutate(room_id, change, expected_version=version)
 
 
-def join(room_id: str, user_id: int | None) -> Outcome:
+def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
+    """Takes the lowest free seat for a connection that holds ``held`` (none, to be allowed)."""
     _ensure_registered()
 
     def change(work: Work) -> None:
-        room = work.room
-        if room.mode != "friends" or room.status != "waiting":
-            raise RoomError("no_free_seat", "This room has no free seat to join.")
-        free = [i for i, s in enumerate(room.seats) if s["holder"] == "none"]
-        if not free:
-            raise RoomError("no_free_seat", "Every seat is taken.")
+        work.check(held, "join")
+        free = [i for i, s in enumerate(work.seats) if s.holder == "none"]
         seat = free[0]
         token = new_token()
-        s = _seat("human", hash_token(token))
-        s.update(user=user_id, seen=True, conns={PROCESS_ID: 1})
-        room.seats[seat] = s
+        work.seats[seat] = Seat.arrived(hash_token(token), user_id, PROCESS_ID)
         work.reply.update(seat=seat, token=token)
         work.mark({"type": "join", "seat": seat})
         if len(free) == 1:
@@ -651,46 +616,32 @@ def join(room_id: str, user_id: int | None) -> Outcome:
 
 def _start(work: Work) -> None:
     room = work.room
-    for s in room.seats:
-        if s["holder"] == "none":
-            s.update(holder="cpu", cpu=True)
+    for i, s in enumerate(work.seats):
+        if s.holder == "none":
+            work.seats[i] = Seat.for_cpu()
     room.status = "playing"
     work.set_state(work.state)
 
 
 def start(room_id: str, held: list[int]) -> Outcome:
     def change(work: Work) -> None:
-        room = work.room
-        if 0 not in _require_holder(work, held):
-            raise RoomError("not_creator", "Only the room's creator can start the game.")
-        if room.status != "waiting":
-            raise RoomError("not_allowed", "The game has already started.")
+        work.check(held, "start")
         _start(work)
         work.mark({"type": "start"})
 
     return _mutate(room_id, change)
 
 
-def take_seat(room_id: str, seat: Any, user_id: int | None) -> Outcome:
+def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
+    """Takes a seat the CPU plays (``seat``: a whole number, the message's schema says so) for a
+    connection that holds ``held`` (none, to be allowed)."""
     _ensure_registered()
 
     def change(work: Work) -> None:
         room = work.room
-        if room.mode != "friends":
-            raise RoomError("seat_not_available", "Seats can only be taken in a friends room.")
-        if room.status != "playing":
-            raise RoomError("seat_not_available", "Seats can be taken only during a game.")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
-            raise RoomError("bad_field", "seat must be a seat number of this room.")
-        if not room.seats[seat]["cpu"]:
-            raise RoomError("seat_not_available", "Only a seat the CPU is playing can be taken.")
+        work.check(held, "take_seat", seat)
         token = new_token()
-        s = _seat("human", hash_token(token))
-        # The token it replaces (or the one of the holder who left it) is remembered, so that
-        # holder, coming back, is told the seat was taken rather than silently made a spectator.
-        old = room.seats[seat]
-        s.update(user=user_id, seen=True, conns={PROCESS_ID: 1}, former_token=old["token"] or old.get("former_token"))
-        room.seats[seat] = s
+        work.seats[seat] = work.seats[seat].taken_by(hash_token(token), user_id, PROCESS_ID)
         room.cpus.pop(str(seat), None)
         room.step_at = _next_step_at(work)
         work.reply.update(seat=seat, token=token)
@@ -701,16 +652,9 @@ def take_seat(room_id: str, seat: Any, user_id: int | None) -> Outcome:
 
 def leave(room_id: str, held: list[int]) -> Outcome:
     def change(work: Work) -> None:
-        room = work.room
-        seats = _require_holder(work, held)
-        if room.mode != "friends" or len(room.seats) < 3:
-            raise RoomError("not_allowed", "Leaving is for games of 3 or more players with "
-                                           "friends; in a 2-player game, resign.")
-        if room.status != "playing":
-            raise RoomError("not_allowed", "The game is not being played.")
+        seats = work.check(held, "leave")
         for i in seats:
-            room.seats[i].update(cpu=True, left=True, former_token=room.seats[i]["token"], token=None,
-                                 conns={}, away_since=None)
+            work.seats[i].leave()
         work.set_state(work.state)  # the CPU takes the seat from here
         work.mark({"type": "leave", "seats": seats})
 
@@ -720,13 +664,7 @@ def leave(room_id: str, held: list[int]) -> Outcome:
 def resign(room_id: str, held: list[int]) -> Outcome:
     def change(work: Work) -> None:
         room = work.room
-        seats = _require_holder(work, held)
-        if len(room.seats) != 2 or room.mode not in ("cpu", "friends"):
-            raise RoomError("not_allowed", "Resigning is for 2-player games; in larger games, leave.")
-        if room.status != "playing":
-            raise RoomError("game_over" if room.status == "finished" else "game_not_started",
-                            "The game is not being played.")
-        loser = seats[0]
+        loser = work.check(held, "resign")[0]
         winner = 1 - loser
         _finish(work, {"scores": work.state.scores(), "ranking": [[winner], [loser]],
                        "winners": [winner], "draw": False}, resigned=loser)
@@ -736,17 +674,22 @@ def resign(room_id: str, held: list[int]) -> Outcome:
     return _mutate(room_id, change)
 
 
-def play_again(room_id: str, held: list[int], before: Callable[[Work], None] | None = None,
-               event: str = "play_again") -> Outcome:
+def play_again(room_id: str, held: list[int]) -> Outcome:
     """A new game at the table; a Memory session goes on (``new_session`` starts one)."""
+    return _new_game(room_id, held, "play_again")
 
+
+def new_session(room_id: str, held: list[int]) -> Outcome:
+    """The session's totals start again from nothing, with a new game (like play again)."""
+    return _new_game(room_id, held, "new_session")
+
+
+def _new_game(room_id: str, held: list[int], kind: str) -> Outcome:
     def change(work: Work) -> None:
         room = work.room
-        _require_holder(work, held)
-        if room.status != "finished":
-            raise RoomError("not_allowed", "Play again once the game is over.")
-        if before is not None:
-            before(work)
+        work.check(held, kind)
+        if kind == "new_session":
+            room.session = sessions.new_session(len(room.seats))
         room.games_played += 1
         seed = random.Random(f"{room.seed}:{room.games_played}").getrandbits(63)
         room.status = "playing"
@@ -754,28 +697,15 @@ def play_again(room_id: str, held: list[int], before: Callable[[Work], None] | N
         room.first_action_at = None
         room.cpus = {}
         work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
-        work.mark({"type": event})
+        work.mark({"type": kind})
 
     return _mutate(room_id, change)
 
 
-def new_session(room_id: str, held: list[int]) -> Outcome:
-    """The session's totals start again from nothing, with a new game (like play again)."""
-
-    def change(work: Work) -> None:
-        if not registry.spec(work.room.game).sessions:
-            raise RoomError("not_allowed", "This game keeps no session.")
-        work.room.session = sessions.new_session(len(work.room.seats))
-
-    return play_again(room_id, held, before=change, event="new_session")
-
-
 def new_link(room_id: str, held: list[int]) -> Outcome:
+    # Checked before the new room is made, so that a refusal makes none.
     room = _load(room_id)
-    if not held or not seats_of_token(room.seats, room.seats[held[0]]["token"]):
-        raise RoomError("not_a_player", "Only a seat holder can do that.")
-    if room.status != "finished":
-        raise RoomError("not_allowed", "A new link is made from the result screen.")
+    Work(room=room, now=timezone.now()).check(held, "new_link")
     new_room, token = create_room(room.game, room.mode, room.options, room.cpu_level, "new_link")
 
     def change(work: Work) -> None:
@@ -805,10 +735,10 @@ def run_step(room_id: str) -> Outcome:
             return
         delay = timedelta(seconds=registry.takeover_delay())
         if room.mode == "friends":
-            for i, s in enumerate(room.seats):
-                if (s["away_since"] and not s["cpu"] and s["holder"] == "human"
-                        and datetime.fromisoformat(s["away_since"]) + delay <= now):
-                    s.update(cpu=True, away_since=None)
+            for i, s in enumerate(work.seats):
+                at = s.takeover_at(delay)
+                if at is not None and at <= now:
+                    s.take_over()
                     work.set_state(work.state)
                     work.mark({"type": "takeover", "seat": i})
                     return
@@ -822,7 +752,7 @@ def run_step(room_id: str) -> Outcome:
             work.mark({"type": "automatic", "step": step})
             return
         seat = state.current_player
-        if seat is None or not room.seats[seat]["cpu"]:
+        if seat is None or not work.seats[seat].cpu:
             room.step_at = None
             work.changed = True
             work.event = {"type": "room"}
@@ -895,13 +825,11 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
 
     def change(work: Work) -> None:
         away = []
-        for i, s in enumerate(work.room.seats):
-            if process_id not in s["conns"]:
+        for i, s in enumerate(work.seats):
+            if not s.forget(process_id):
                 continue
-            del s["conns"][process_id]
             work.changed = True
-            if sum(s["conns"].values()) == 0 and not s["cpu"] and s["holder"] == "human":
-                s["away_since"] = s["away_since"] or last_seen.isoformat()
+            if s.went_away(last_seen.isoformat()):
                 away.append(i)
         if work.changed:
             work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
@@ -937,9 +865,9 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
     seat's user, so no connection needs a notice; the next change's carries the new version."""
 
     def change(work: Work) -> None:
-        for s in work.room.seats:
-            if s["user"] == user_id:
-                s["user"] = None
+        for s in work.seats:
+            if s.user == user_id:
+                s.user = None
                 work.mark({"type": "room"})
 
     outcome = _mutate(room_id, change)
@@ -1018,5 +946,5 @@ def summary(room: Room) -> dict[str, Any]:
     """The public summary of GET /api/rooms/<id>: never a token or a hidden card."""
     return {"room_id": room.id, "game": room.game, "mode": room.mode, "options": room.options,
             "cpu_level": room.cpu_level, "status": room.status,
-            "seats": public_seats(room.seats), "version": room.version,
+            "seats": public([Seat.from_json(s) for s in room.seats]), "version": room.version,
             "invite_url": invite_url(room.id)}

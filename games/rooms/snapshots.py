@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Room
-from games.rooms import db, registry, service, sessions
+from games.rooms import allowed, db, registry, service, sessions
 from games.rooms.jsontext import dumps as _dumps
+from games.rooms.seats import Seat, public
 
 CACHE_SIZE = 2000
 
@@ -26,6 +27,13 @@ class Snapshot:
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     _view_texts: dict[int | None, str] = field(default_factory=dict)
     _public_parts: dict[str, str] = field(default_factory=dict)  # key -> '"key":value' of view(None)
+    _seats: list[Seat] | None = None  # the room's seats, decoded for the first connection
+
+    @property
+    def seats(self) -> list[Seat]:
+        if self._seats is None:
+            self._seats = [Seat.from_json(s) for s in self.room.seats]
+        return self._seats
 
     @property
     def version(self) -> int:
@@ -122,10 +130,11 @@ def room_info(snap: Snapshot, seats: list[int]) -> dict[str, Any]:
         "cpu_level": room.cpu_level,
         "creator": 0 in seats,
         "you": {"role": "player" if seats else "spectator", "seats": list(seats)},
-        "seats": service.public_seats(room.seats),
+        "seats": public(snap.seats),
         "result": room.result,
         "session": sessions.public(room.session),
         "next_room": service.invite_url(room.next_room) if room.next_room else None,
+        "allowed": allowed.allowed(room, snap.seats, seats),
     }
 
 

@@ -11,7 +11,8 @@ import random
 import pytest
 
 from games.models import Room
-from games.rooms import service, snapshots
+from games.rooms import snapshots
+from games.rooms.seats import Seat
 from tests.rooms.helpers import HIDDEN, close_all, connect, create_room, options, play_to_end, scan_messages, strings_in
 
 GAMES_PER_KIND = 8  # over the wire; the in-process scan below covers hundreds more
@@ -67,7 +68,7 @@ def seeded_messages(game, opts, seed):
     players = state.players
     level = {"gin": "easy", "memory": "medium", "bozu": "easy"}[game]
     cpus = [cpu.make_cpu(level, s, seed + s, parsed.to_json()) for s in range(players)]
-    seats = [service._seat("human", "x") for _ in range(players)]
+    seats = [Seat("human", "x").to_json() for _ in range(players)]
     event = {"type": "created"}
     for version in range(1, 5000):
         room = Room(id="r", game=game, mode="friends", status="finished" if state.is_over else "playing",

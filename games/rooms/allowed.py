@@ -1,0 +1,115 @@
+"""The room actions a connection may send now: one rule, which the service enforces and every
+``state`` message lists as ``room.allowed`` (docs/protocol.md), so a client that offers only
+what is listed is never refused and needs no rule of its own.
+
+``refusal`` says why an action is refused (the code and message of the ``RoomError`` the service
+raises) or None; ``allowed`` lists every action ``refusal`` lets through. Game actions are the
+engine's (a view's ``legal_actions``), not these.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.models import Room
+from games.rooms import registry
+from games.rooms.seats import Seat, take_refusal
+
+Refusal = tuple[str, str]
+
+# In the order of docs/protocol.md's table of client messages.
+ROOM_ACTIONS = ("join", "take_seat", "start", "leave", "resign", "play_again", "new_session", "new_link")
+
+
+def holding(seats: list[Seat], held: Sequence[int]) -> list[int]:
+    """Of the seats a connection held when it last heard from the room, those still held."""
+    return [i for i in held if seats[i].held]
+
+
+def _join(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if room.mode != "friends" or room.status != "waiting":
+        return "no_free_seat", "This room has no free seat to join."
+    if not any(s.holder == "none" for s in seats):
+        return "no_free_seat", "Every seat is taken."
+    return None
+
+
+def _start(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if 0 not in now_held:
+        return "not_creator", "Only the room's creator can start the game."
+    if room.status != "waiting":
+        return "not_allowed", "The game has already started."
+    return None
+
+
+def _leave(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if room.mode != "friends" or len(seats) < 3:
+        return "not_allowed", "Leaving is for games of 3 or more players with friends; in a 2-player game, resign."
+    if room.status != "playing":
+        return "not_allowed", "The game is not being played."
+    return None
+
+
+def _resign(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if len(seats) != 2 or room.mode not in ("cpu", "friends"):
+        return "not_allowed", "Resigning is for 2-player games; in larger games, leave."
+    if room.status != "playing":
+        return ("game_over" if room.status == "finished" else "game_not_started"), "The game is not being played."
+    return None
+
+
+def _play_again(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if room.status != "finished":
+        return "not_allowed", "Play again once the game is over."
+    return None
+
+
+def _new_session(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if not_over := _play_again(room, seats, now_held):
+        return not_over
+    if not registry.spec(room.game).sessions:
+        return "not_allowed", "This game keeps no session."
+    if room.mode == "solo":
+        # A solo player is shown no session (only the game's own failed flips): nothing to restart.
+        return "not_allowed", "A solo game keeps no session to start again; play again."
+    return None
+
+
+def _new_link(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
+    if room.status != "finished":
+        return "not_allowed", "A new link is made from the result screen."
+    return None
+
+
+_HOLDERS_ONLY: dict[str, Callable[[Room, list[Seat], list[int]], Refusal | None]] = {
+    "start": _start, "leave": _leave, "resign": _resign, "play_again": _play_again,
+    "new_session": _new_session, "new_link": _new_link}
+
+
+def refusal(room: Room, seats: list[Seat], held: Sequence[int], kind: str, seat: int | None = None) -> Refusal | None:
+    """Why a connection holding ``held`` may not send the room action ``kind`` now (``seat``:
+    the seat ``take_seat`` names), or None when it may."""
+    now_held = holding(seats, held)
+    if kind in ("join", "take_seat"):
+        if now_held:
+            return "not_allowed", "You already hold a seat."
+        if kind == "join":
+            return _join(room, seats, now_held)
+        return take_refusal(room.mode, room.status, seats, seat)
+    if not now_held:
+        return "not_a_player", "Only a seat holder can do that."
+    return _HOLDERS_ONLY[kind](room, seats, now_held)
+
+
+def allowed(room: Room, seats: list[Seat], held: Sequence[int]) -> dict[str, Any]:
+    """``room.allowed``: each room action ``refusal`` lets through, ``true``, or for
+    ``take_seat`` the seats it may name; an action left out is refused."""
+    listed: dict[str, Any] = {}
+    for kind in ROOM_ACTIONS:
+        if kind == "take_seat":
+            free = [i for i in range(len(seats)) if refusal(room, seats, held, kind, i) is None]
+            if free:
+                listed[kind] = free
+        elif refusal(room, seats, held, kind) is None:
+            listed[kind] = True
+    return listed

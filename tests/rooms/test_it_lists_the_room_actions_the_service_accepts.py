@@ -1,0 +1,188 @@
+"""``room.allowed`` (docs/protocol.md) is exactly what the room service accepts: in rooms of every
+mode at every stage (solo, hotseat, against the CPU, friends waiting and playing, with a
+spectator, a seat taken over by the CPU, a seat taken, a seat left, after the end), every room
+action a connection's state lists is accepted and every other one is refused, with nothing
+written. So a client that offers what is listed needs no room rule of its own."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.models import Room
+from games.rooms import allowed, registry, service, snapshots
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# What each room action does, called as games/consumers.py calls it for a connection holding
+# ``held`` (``seat``: the seat take_seat names).
+TRIES = {
+    "join": lambda room_id, held, seat: service.join(room_id, None, held),
+    "take_seat": lambda room_id, held, seat: service.take_seat(room_id, seat, None, held),
+    "start": lambda room_id, held, seat: service.start(room_id, held),
+    "leave": lambda room_id, held, seat: service.leave(room_id, held),
+    "resign": lambda room_id, held, seat: service.resign(room_id, held),
+    "play_again": lambda room_id, held, seat: service.play_again(room_id, held),
+    "new_session": lambda room_id, held, seat: service.new_session(room_id, held),
+    "new_link": lambda room_id, held, seat: service.new_link(room_id, held),
+}
+
+
+@pytest.fixture(autouse=True)
+def no_delays(settings):
+    # Every timed step (a CPU's move, Memory's conceal, a takeover) is due at once; nothing runs
+    # it but the test (service.run_step), so each room is exactly where the test left it.
+    settings.GAME_TIMING = {**settings.GAME_TIMING, **{key: 0.0 for key in settings.GAME_TIMING}}
+
+
+def held_by(room: Room, token: str | None) -> list[int]:
+    """The seats a connection with this token holds, as the consumer works them out."""
+    return service.seats_of_token(room.seats, service.hash_token(token) if token else None)
+
+
+def listed(room: Room, held: list[int]) -> dict:
+    """``room.allowed`` of the state message this connection is sent."""
+    text = snapshots.state_text(snapshots.Snapshot(room=room, event=None), held)
+    return json.loads(text)["room"]["allowed"]
+
+
+def copy_of(room_id: str) -> str:
+    """A new room exactly as this one is stored, so each try starts from the same room."""
+    room = Room.objects.get(pk=room_id)
+    room.pk = service.new_room_id()
+    room.save(force_insert=True)
+    return room.pk
+
+
+def accepts(room_id: str, held: list[int], kind: str, seat: int | None = None) -> bool:
+    copy = copy_of(room_id)
+    try:
+        outcome = TRIES[kind](copy, held, seat)
+    except service.RoomError as refused:
+        room = Room.objects.get(pk=copy)
+        assert room.version == Room.objects.get(pk=room_id).version  # nothing written
+        assert refused.code != "unavailable", refused.message
+        return False
+    assert outcome.changed, (kind, held)
+    return True
+
+
+def check(room_id: str, connections: dict[str, str | None]) -> dict[str, dict]:
+    """Every room action for every connection: listed if and only if accepted. Returns what
+    each connection was listed."""
+    room = Room.objects.get(pk=room_id)
+    shown = {}
+    for name, token in connections.items():
+        held = held_by(room, token)
+        offered = listed(room, held)
+        assert set(offered) <= set(allowed.ROOM_ACTIONS)
+        for kind in allowed.ROOM_ACTIONS:
+            if kind == "take_seat":
+                # Every seat of the room and a number past either end (the schema lets any
+                # whole number through): only the listed ones are taken.
+                for seat in range(-1, len(room.seats) + 1):
+                    ok = accepts(room_id, held, kind, seat)
+                    assert ok == (seat in offered.get(kind, [])), (name, kind, seat, offered)
+            else:
+                ok = accepts(room_id, held, kind)
+                assert ok == (offered.get(kind) is True), (name, kind, offered)
+        shown[name] = offered
+    return shown
+
+
+def advance(room_id: str, tokens: dict[int, str], rng: random.Random) -> Room:
+    """One step of the game: a due timed step (a CPU's move, a conceal), else the player to
+    move plays one of its legal actions."""
+    room = Room.objects.get(pk=room_id)
+    state = registry.engine(room.game).State.from_json(room.state)
+    if room.due_at is not None:
+        return service.run_step(room_id).room
+    seat = state.current_player
+    return service.act(room_id, held_by(room, tokens[seat]), rng.choice(state.legal_actions(seat)), seat).room
+
+
+def play_to_end(room_id: str, tokens: dict[int, str]) -> Room:
+    rng = random.Random(1)
+    for _ in range(5000):
+        room = advance(room_id, tokens, rng)
+        if room.status == "finished":
+            return room
+    raise AssertionError("the game did not end")
+
+
+def test_alone_hotseat_and_against_the_cpu():
+    room, token = service.create_room("memory", "solo", {"cards": 24})
+    service.hello(room.id, token, None)
+    people = {"player": token, "spectator": None}
+    assert check(room.id, people) == {"player": {}, "spectator": {}}
+    play_to_end(room.id, {0: token})
+    # A solo player is shown no session: a new session is only play again by another name.
+    assert check(room.id, people)["player"] == {"play_again": True, "new_link": True}
+
+    room, token = service.create_room("memory", "local", {"players": 2, "cards": 24})
+    service.hello(room.id, token, None)
+    people = {"player": token, "spectator": None}
+    assert check(room.id, people)["player"] == {}
+    play_to_end(room.id, {0: token, 1: token})
+    assert check(room.id, people) == {
+        "player": {"play_again": True, "new_session": True, "new_link": True}, "spectator": {}}
+
+    room, token = service.create_room("gin", "cpu", {"target": 25})
+    service.hello(room.id, token, None)
+    people = {"player": token, "spectator": None}
+    assert check(room.id, people) == {"player": {"resign": True}, "spectator": {}}
+    service.resign(room.id, [0])
+    assert check(room.id, people)["player"] == {"play_again": True, "new_link": True}
+
+    room, token = service.create_room("bozu", "cpu", {"players": 3})
+    service.hello(room.id, token, None)
+    people = {"player": token, "spectator": None}
+    advance(room.id, {0: token}, random.Random(1))
+    assert check(room.id, people)["player"] == {}  # neither resign nor leave with 3 CPUs
+
+
+def test_with_friends_from_waiting_to_the_end():
+    room, creator = service.create_room("memory", "friends", {"players": 3, "cards": 24})
+    service.hello(room.id, creator, None)
+    people = {"creator": creator, "spectator": None}
+    assert check(room.id, people) == {"creator": {"start": True}, "spectator": {"join": True}}
+
+    people["green"] = service.join(room.id, None).reply["token"]
+    assert check(room.id, people) == {
+        "creator": {"start": True}, "spectator": {"join": True}, "green": {}}
+
+    service.start(room.id, [0])  # yellow is the CPU's
+    assert check(room.id, people) == {
+        "creator": {"leave": True}, "spectator": {"take_seat": [2]}, "green": {"leave": True}}
+
+    # Green's connection closes and the CPU takes the seat over: Green's token still holds it.
+    service.disconnect(room.id, [1])
+    assert Room.objects.get(pk=room.id).seats[1]["away_since"]
+    service.run_step(room.id)
+    assert check(room.id, people)["spectator"] == {"take_seat": [1, 2]}
+
+    # The spectator takes yellow's seat; then leaves it, and the CPU plays it for good.
+    people["yellow"] = service.take_seat(room.id, 2, None).reply["token"]
+    assert check(room.id, people)["spectator"] == {"take_seat": [1]}
+    service.leave(room.id, held_by(Room.objects.get(pk=room.id), people["yellow"]))
+    shown = check(room.id, people)
+    assert shown["yellow"] == shown["spectator"] == {"take_seat": [1, 2]}
+
+    play_to_end(room.id, {0: creator, 1: people["green"], 2: people["yellow"]})
+    shown = check(room.id, people)
+    assert shown["creator"] == shown["green"] == {"play_again": True, "new_session": True, "new_link": True}
+    assert shown["spectator"] == shown["yellow"] == {}
+
+
+def test_with_a_friend_in_two_player_gin():
+    room, creator = service.create_room("gin", "friends", {"target": 25})
+    service.hello(room.id, creator, None)
+    people = {"creator": creator, "spectator": None}
+    people["green"] = service.join(room.id, None).reply["token"]  # the last seat: play begins
+    assert check(room.id, people) == {
+        "creator": {"resign": True}, "spectator": {}, "green": {"resign": True}}
+    service.resign(room.id, [1])
+    assert check(room.id, people) == {
+        "creator": {"play_again": True, "new_link": True}, "spectator": {},
+        "green": {"play_again": True, "new_link": True}}

@@ -210,15 +210,14 @@ async def main_async(args) -> int:
     if args.room:
         conn = Connection(args.server, args.room)
         await conn.open()
-        room = conn.state["room"]
-        if room["status"] == "waiting":
+        allowed = conn.state["room"]["allowed"]  # what the server lets this connection do
+        if allowed.get("join"):
             await conn.request("join")
+        elif allowed.get("take_seat"):
+            await conn.request("take_seat", seat=allowed["take_seat"][0])
         else:
-            free = [s["seat"] for s in room["seats"] if s["presence"] == "cpu"]
-            if not free:
-                print("No seat to take in that room.", file=sys.stderr)
-                return 2
-            await conn.request("take_seat", seat=free[0])
+            print("No seat to take in that room.", file=sys.stderr)
+            return 2
         print(f"Joined room {args.room} as seat {conn.state['room']['you']['seats']}", flush=True)
     else:
         created = create_room(args.server, args.game, args.mode, dict(args.options), args.level,

@@ -253,26 +253,24 @@ function confirmButton(label, confirmLabel, onConfirm, attrs = {}) {
   return el;
 }
 
-// In a friends' room a spectator may take over any seat the CPU is playing.
-function takeableSeats() {
-  return room.mode === "friends" ? room.seats.filter((s) => s.presence === "cpu") : [];
+// The room actions this connection may send now, as the server lists them (room.allowed,
+// docs/protocol.md): the page offers these and no others, so it keeps no room rule of its own.
+function allowed() {
+  return (room && room.allowed) || {};
 }
 
 // What a spectator may sit down in: a free seat (Join) or a seat the CPU is playing.
 function seatOffers() {
   const items = [];
-  const free = room.seats.filter((s) => s.presence === "free");
-  if (room.mode === "friends" && free.length && room.status !== "finished") {
+  if (allowed().join) {
     items.push(button(gettext("Join"), () => stats.request("join", send("join")), {class: "btn-primary", attrs: {id: "join"}}));
   }
-  if (room.status === "playing") {
-    for (const seat of takeableSeats()) {
-      const label = lostSeat && lostSeat.seat === seat.seat
-        ? fmt(gettext("Take back your seat (%(name)s)"), {name: seatName(seat.seat)})
-        : fmt(gettext("Take %(name)s's seat"), {name: seatName(seat.seat)});
-      items.push(button(label, () => stats.request("take_seat", send("take_seat", {seat: seat.seat})),
-        {class: "btn-primary", attrs: {dataset: {takeSeat: seat.seat}}}));
-    }
+  for (const seat of allowed().take_seat || []) {
+    const label = lostSeat && lostSeat.seat === seat
+      ? fmt(gettext("Take back your seat (%(name)s)"), {name: seatName(seat)})
+      : fmt(gettext("Take %(name)s's seat"), {name: seatName(seat)});
+    items.push(button(label, () => stats.request("take_seat", send("take_seat", {seat})),
+      {class: "btn-primary", attrs: {dataset: {takeSeat: seat}}}));
   }
   return items;
 }
@@ -299,21 +297,21 @@ function renderActions() {
   const box = $("room-actions");
   const isPlayer = mySeats().length > 0;
   renderSeatNotice(isPlayer);
-  const items = isPlayer || lostSeat ? [] : seatOffers();
-  if (room.status === "waiting" && room.creator) {
+  const can = allowed();
+  const items = lostSeat ? [] : seatOffers();
+  if (can.start) {
     items.push(button(gettext("Start with CPU in the free seats"), () => send("start"),
       {class: "btn-primary", attrs: {id: "start"}}));
   }
-  if (isPlayer && room.status === "playing") {
-    if (room.seats.length >= 3 && room.mode === "friends") {
-      items.push(confirmButton(gettext("Leave (CPU plays for you)"), gettext("Really leave?"),
-        () => send("leave"), {id: "leave"}));
-    } else if (room.seats.length === 2 && (room.mode === "cpu" || room.mode === "friends")) {
-      items.push(confirmButton(gettext("Resign"), gettext("Really resign?"),
-        () => send("resign"), {id: "resign"}));
-    }
+  if (can.leave) {
+    items.push(confirmButton(gettext("Leave (CPU plays for you)"), gettext("Really leave?"),
+      () => send("leave"), {id: "leave"}));
   }
-  if (isPlayer && room.status === "finished") {
+  if (can.resign) {
+    items.push(confirmButton(gettext("Resign"), gettext("Really resign?"),
+      () => send("resign"), {id: "resign"}));
+  }
+  if (can.play_again) {
     items.push(...afterGameButtons("panel"));
   }
   items.push(h("a", {class: "btn btn-quiet", href: `/${room.game}/`}, gettext("Menu")));
@@ -325,18 +323,21 @@ function labelled(label, hint) {
   return [h("span", {}, label), h("small", {class: "btn-hint"}, hint)];
 }
 
+// A player's choices once the game is over: shown while the server allows play_again.
 function afterGameButtons(where) {
+  const can = allowed();
   const items = [button(labelled(gettext("Play again"), gettext("This table, the same seats")), () => send("play_again"),
     {class: "btn-primary btn-two-line", attrs: {dataset: {roomAct: "play-again", where}}})];
-  if (room.session && room.mode !== "solo") {
+  if (can.new_session) {
     items.push(button(labelled(gettext("New session"), gettext("The totals start again")), () => send("new_session"),
       {class: "btn-two-line", attrs: {dataset: {roomAct: "new-session", where}}}));
   }
-  if (room.mode === "friends") {
+  // A new link is for friends to follow to the next table; anywhere else a fresh table is
+  // simply a new room from the same menu (the server would make either).
+  if (can.new_link && room.mode === "friends") {
     items.push(button(gettext("Invite with a new link"), () => send("new_link"),
       {attrs: {dataset: {roomAct: "new-link", where}}}));
-  } else {
-    // Outside friends' rooms a fresh table is simply a new room from the same menu.
+  } else if (can.new_link) {
     items.push(button(labelled(gettext("New game with these options"), gettext("A new table")), () => newSameRoom(),
       {class: "btn-two-line", attrs: {dataset: {roomAct: "new-game", where}}}));
   }
@@ -402,7 +403,7 @@ function renderResult(force = false) {
   });
   const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view, result) : null;
   const standings = sessionStandings();
-  const buttons = mine.length ? afterGameButtons("result") : [
+  const buttons = allowed().play_again ? afterGameButtons("result") : [
     h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
   ];
   box.replaceChildren(h("div", {class: "result-card"},

@@ -11,6 +11,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
+from games.engines.base import GameError
 from games.rooms import service as rooms
 
 # Stands in for the account's name in the admin's log of what the operators did.
@@ -31,7 +32,7 @@ def forget(user) -> None:
         try:
             # The rooms' own version-checked write: the game goes on, the seat now anonymous.
             rooms.forget_user(room_id, user.pk)
-        except rooms.RoomError as exc:
+        except GameError as exc:
             if exc.code != "room_not_found":  # deleted meanwhile: nothing left to forget
                 raise
     LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(user),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.admin.models import ADDITION, CHANGE, DELETION, LogEntry
 from django.utils import timezone
 
+from games.engines.base import GameError
 from games.rooms import service as rooms
 
 from .models import Profile
@@ -50,7 +51,7 @@ def _rooms(user) -> list[dict]:
     for room_id in rooms.rooms_of_user(user.pk):
         try:
             room = rooms.load(room_id)
-        except rooms.RoomError:
+        except GameError:
             continue  # deleted since it was found
         seats = [i for i, seat in enumerate(room.seats) if seat["user"] == user.pk]
         if seats:

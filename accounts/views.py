@@ -10,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.rooms.service import RoomError
+from games.engines.base import GameError
 
 from . import deletion, language, leaderboard, signin_throttle
 from .charts import results_chart
@@ -128,7 +128,7 @@ def delete_account(request):
             # Every session, seat and record of the account (deletion.py); this browser's
             # session row goes with the others, logout() then clears its cookie.
             deletion.delete_account(request.user)
-        except RoomError:
+        except GameError:
             # A room could not be written (database busy or away): nothing was deleted.
             form.add_error(None, _("Your account could not be deleted just now. Please try again."))
             status = 503

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.client_address import client_address
 from games import specs
+from games.engines.base import GameError
 from games.rooms import db, limits, service
 from games.rooms.scheduler import scheduler
 
@@ -62,7 +63,7 @@ async def create_room(request):
         room, token = await db.call(service.create_room, body.get("game"), body.get("mode"),
                                     body.get("options"), body.get("cpu_level"), body.get("origin"),
                                     body.get("seed"))
-    except service.RoomError as exc:
+    except GameError as exc:
         return _error(503 if exc.code == "unavailable" else 400, exc.code, exc.message)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)
@@ -74,7 +75,7 @@ async def create_room(request):
 async def room_summary(request, room_id):
     try:
         room = await db.call(service.load, room_id)
-    except service.RoomError as exc:
+    except GameError as exc:
         return _error(404, exc.code, exc.message)
     return JsonResponse(service.summary(room))
 

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.contrib.auth import get_user_model
 
 from config.client_address import scope_client_address
+from games.engines.base import GameError
 from games.rooms import db, limits, service, snapshots
 from games.rooms.fanout import fanout
 from games.rooms.messages import message_type
@@ -85,7 +86,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self.accept()
         try:
             await snapshots.snapshot(self.room_id)  # the room exists (and is cached from now on)
-        except service.RoomError as exc:
+        except GameError as exc:
             await self._send({"type": "error", "code": exc.code, "message": exc.message, "version": 0})
             await self.close(code=4404)
             return
@@ -99,7 +100,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             held, self.seats = self.seats, []
             try:
                 announce(await db.call(service.disconnect, self.room_id, held), self)
-            except service.RoomError:
+            except GameError:
                 pass  # the room is gone or the database is down: nothing to mark
 
     # ---- incoming ---------------------------------------------------------------------------
@@ -109,28 +110,28 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         try:
             limited = self._over_rate_limit()
             if text_data is None:
-                raise service.RoomError("malformed_json", "Messages are JSON text frames.")
+                raise GameError("Messages are JSON text frames.", "malformed_json")
             if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-                raise service.RoomError("message_too_large", f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
+                raise GameError(f"A message may be at most {MAX_MESSAGE_BYTES} bytes.", "message_too_large")
             try:
                 message = json.loads(text_data)
             except ValueError:
-                raise service.RoomError("malformed_json", "That message is not valid JSON.") from None
+                raise GameError("That message is not valid JSON.", "malformed_json") from None
             if not isinstance(message, dict):
-                raise service.RoomError("malformed_json", "A message must be a JSON object.")
+                raise GameError("A message must be a JSON object.", "malformed_json")
             ref = message.get("id")
             if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH):
                 ref = None
-                raise service.RoomError("bad_field", f"id must be a string of at most {MAX_REF_LENGTH} characters.")
+                raise GameError(f"id must be a string of at most {MAX_REF_LENGTH} characters.", "bad_field")
             if limited:
-                raise service.RoomError("too_many_messages",
-                                        f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.")
+                raise GameError(f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.",
+                                "too_many_messages")
             schema = message_type(message.get("type"))
             if not (schema.before_hello or self.greeted):
-                raise service.RoomError("hello_required", "Send hello first.")
+                raise GameError("Send hello first.", "hello_required")
             schema.check(message)
             await self.HANDLERS[message["type"]](self, message, ref)
-        except service.RoomError as exc:
+        except GameError as exc:
             await self._error(exc.code, exc.message, ref)
 
     def _over_rate_limit(self) -> bool:
@@ -146,7 +147,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
 
     async def _hello(self, message, ref):
         if self.greeted:
-            raise service.RoomError("not_allowed", "hello was already sent on this connection.")
+            raise GameError("hello was already sent on this connection.", "not_allowed")
         token = message.get("token")
         last = message.get("last_version")
         user_id = await database_sync_to_async(_user_id)(self.scope)

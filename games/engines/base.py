@@ -54,7 +54,12 @@ JSON = dict[str, Any]
 
 
 class GameError(Exception):
-    """Base of every error an engine raises on purpose; ``code`` is machine-readable."""
+    """A refused request, the one error type of the protocol: its ``code`` (machine-readable)
+    and ``message`` go to the client as an ``error`` (docs/protocol.md). The engines raise it
+    (through the classes below) for a bad option, action or stored state; the rooms
+    (``games/rooms/``) raise the same class for everything else they refuse, so one error
+    crosses from an engine to the client unchanged. It lives here because the engines may not
+    import the rooms."""
 
     code = "game_error"
 

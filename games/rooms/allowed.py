@@ -2,7 +2,7 @@
 ``state`` message lists as ``room.allowed`` (docs/protocol.md), so a client that offers only
 what is listed is never refused and needs no rule of its own.
 
-``refusal`` says why an action is refused (the code and message of the ``RoomError`` the service
+``refusal`` says why an action is refused (the code and message of the ``GameError`` the service
 raises) or None; ``allowed`` lists every action ``refusal`` lets through. Game actions are the
 engine's (a view's ``legal_actions``), not these.
 """

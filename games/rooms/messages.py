@@ -4,7 +4,7 @@ message type and the fields it takes, with what each field must be.
 games/consumers.py checks every message against ``MESSAGES`` before its handler runs, so a
 handler gets fields of the right shape. What a field means (is the seat this room's, is it this
 seat's turn, is the action legal) is the room service's to check, not this schema's. A refused
-message raises the service's ``RoomError`` with ``bad_field``, like every other refusal.
+message raises ``GameError`` with ``bad_field``, like every other refusal.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.rooms.service import RoomError
+from games.engines.base import GameError
 
 
 def _whole_number(value: Any) -> bool:
@@ -45,11 +45,11 @@ class Field:
     def check(self, message: Mapping[str, Any]) -> None:
         if self.name not in message:
             if self.required:
-                raise RoomError("bad_field", self.problem)
+                raise GameError(self.problem, "bad_field")
             return
         value = message[self.name]
         if (value is not None or self.required) and not self.accepts(value):
-            raise RoomError("bad_field", self.problem)
+            raise GameError(self.problem, "bad_field")
 
 
 @dataclass(frozen=True)
@@ -84,5 +84,5 @@ MESSAGES: dict[str, MessageType] = {
 def message_type(kind: Any) -> MessageType:
     """The schema of a message's ``type``; ``unknown_type`` when there is none."""
     if not isinstance(kind, str) or kind not in MESSAGES:
-        raise RoomError("unknown_type", f"Unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}.")
+        raise GameError(f"Unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}.", "unknown_type")
     return MESSAGES[kind]

@@ -20,6 +20,7 @@ from typing import Any
 from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
 from django.utils import timezone
 
+from games.engines.base import GameError
 from games.rooms import db, registry, service, snapshots
 from games.rooms.fanout import Watcher, fanout
 
@@ -85,7 +86,7 @@ class Scheduler:
                 due = outcome.room.due_at
                 if due is None or due > timezone.now():
                     return
-        except service.RoomError as exc:
+        except GameError as exc:
             if exc.code != "room_not_found":
                 log.warning("timed step of a room failed: %s", exc.code)
         except Exception:

@@ -6,7 +6,8 @@ Python, and writes it with ``UPDATE ... WHERE id = %s AND version = <old>`` toge
 public event row (and the finished-game row) in one transaction. A writer that lost the race
 updates nothing; it reloads and re-checks its request against the new room (a client that named
 the version it acted on gets ``stale_version`` instead), so concurrent changes are never merged.
-Engine errors become ``RoomError`` with the engine's code and message; nothing is written.
+A refusal, the engine's or the service's, is a ``GameError`` (games/engines/base.py) with its code and
+message; nothing is written.
 """
 from __future__ import annotations
 
@@ -46,15 +47,6 @@ REPLAY_LIMIT = 200  # a client further behind than this gets a full resync inste
 PROCESS_ID = uuid.uuid4().hex[:12]
 _registered = False
 _alone = False  # the only live server process, as of the last heartbeat
-
-
-class RoomError(Exception):
-    """A refused request: ``code`` and ``message`` go to the client as an ``error``."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def hash_token(token: str) -> str:
@@ -119,7 +111,8 @@ class Work:
         games/rooms/allowed.py); else the seats of ``held`` still held."""
         refused = allowed.refusal(self.room, self.seats, held, kind, seat)
         if refused:
-            raise RoomError(*refused)
+            code, message = refused
+            raise GameError(message, code)
         return allowed.holding(self.seats, held)
 
     def set_state(self, state: Any) -> None:
@@ -147,12 +140,12 @@ def _load(room_id: str) -> Room:
     # PostgreSQL text cannot hold NUL: such an id names no room, and querying it would fail
     # as a database error (a 500, or "unavailable" and every rooms thread reconnecting).
     if "\x00" in room_id:
-        raise RoomError("room_not_found", "There is no such room.")
+        raise GameError("There is no such room.", "room_not_found")
     try:
         room: Room = Room.objects.get(pk=room_id)
         return room
     except Room.DoesNotExist:
-        raise RoomError("room_not_found", "There is no such room.") from None
+        raise GameError("There is no such room.", "room_not_found") from None
 
 
 # The rows this process wrote last, by room (or read last, after another process's change:
@@ -210,13 +203,12 @@ def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int 
             room = room or _load(room_id)
             try:
                 if expected_version is not None and room.version != expected_version:
-                    raise RoomError("stale_version",
-                                    f"The room is at version {room.version}, not "
-                                    f"{expected_version}; nothing was done.")
+                    raise GameError(f"The room is at version {room.version}, not "
+                                    f"{expected_version}; nothing was done.", "stale_version")
                 work = Work(room=room, now=timezone.now())
                 change(work)
-            except (RoomError, GameError) as exc:
-                if cached and (not _alone or getattr(exc, "code", None) == "stale_version"):
+            except GameError as exc:
+                if cached and (not _alone or exc.code == "stale_version"):
                     continue  # decided again from the database's row
                 raise
             if not work.changed:
@@ -227,12 +219,10 @@ def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int 
             if _commit(work):
                 return Outcome(work.room, True, work.reply, work.event or {"type": "room"},
                                work.state if work.state_changed else None)
-    except GameError as exc:
-        raise RoomError(exc.code, exc.message) from None
     except DatabaseError:
         log.exception("database error while changing a room")
-        raise RoomError("unavailable", "The server cannot save right now; try again.") from None
-    raise RoomError("unavailable", "The room is busy; try again.")
+        raise GameError("The server cannot save right now; try again.", "unavailable") from None
+    raise GameError("The room is busy; try again.", "unavailable")
 
 
 def _settle(work: Work) -> None:
@@ -450,26 +440,26 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
     ``None`` draws a random one."""
     games = specs.names()
     if game not in games:
-        raise RoomError("invalid_game", f"game must be one of {', '.join(games)}.")
+        raise GameError(f"game must be one of {', '.join(games)}.", "invalid_game")
     if mode not in specs.MODES:
-        raise RoomError("invalid_mode", f"mode must be one of {', '.join(specs.MODES)}.")
+        raise GameError(f"mode must be one of {', '.join(specs.MODES)}.", "invalid_mode")
     spec = registry.spec(game)
     if mode not in spec.modes:
-        raise RoomError("invalid_mode", f"The {mode} mode is not offered for {game}.")
+        raise GameError(f"The {mode} mode is not offered for {game}.", "invalid_mode")
     levels = spec.level_names
     if cpu_level in (None, ""):
         cpu_level = spec.cpu_default
     if cpu_level not in levels:
-        raise RoomError("invalid_cpu_level", f"cpu_level must be one of {', '.join(levels)}.")
+        raise GameError(f"cpu_level must be one of {', '.join(levels)}.", "invalid_cpu_level")
     if origin not in (None, "menu", "result", "new_link"):
-        raise RoomError("invalid_options", "origin must be menu, result or new_link.")
+        raise GameError("origin must be menu, result or new_link.", "invalid_options")
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise RoomError("invalid_options", "options must be a JSON object.")
+        raise GameError("options must be a JSON object.", "invalid_options")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed < SEED_LIMIT):
-        raise RoomError("invalid_seed", "seed must be a whole number from 0 to 2**63 - 1.")
+        raise GameError("seed must be a whole number from 0 to 2**63 - 1.", "invalid_seed")
     engine = registry.engine(game)
     if mode == "solo":
         options = {**options, "players": 1}
@@ -477,14 +467,14 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
         parsed = engine.parse_options(options)
         players = parsed.to_json()["players"]
         if mode == "local" and not 2 <= players:
-            raise RoomError("invalid_options", "Playing on one device needs 2 or more players.")
+            raise GameError("Playing on one device needs 2 or more players.", "invalid_options")
         if mode in ("cpu", "friends") and players < 2:
-            raise RoomError("invalid_options", f"The {mode} mode needs 2 or more players.")
+            raise GameError(f"The {mode} mode needs 2 or more players.", "invalid_options")
         if seed is None:
             seed = secrets.randbits(63)
         state = engine.new_game(parsed, seed)
     except GameError as exc:
-        raise RoomError("invalid_options", exc.message) from None
+        raise GameError(exc.message, "invalid_options") from None
     token = new_token()
     token_hash = hash_token(token)
     if mode in ("local", "solo"):
@@ -568,11 +558,11 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
     def change(work: Work) -> None:
         room = work.room
         if not held:
-            raise RoomError("not_a_player", "Spectators cannot play; join or take a seat first.")
+            raise GameError("Spectators cannot play; join or take a seat first.", "not_a_player")
         if room.status == "waiting":
-            raise RoomError("game_not_started", "The game has not started yet.")
+            raise GameError("The game has not started yet.", "game_not_started")
         if room.status == "finished":
-            raise RoomError("game_over", "The game is over.")
+            raise GameError("The game is over.", "game_over")
         state = work.state
         if seat is None:
             if len(held) == 1:
@@ -580,13 +570,13 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
             elif state.current_player in held:
                 acting = state.current_player
             else:
-                raise RoomError("not_your_turn", "None of your seats is to play now.")
+                raise GameError("None of your seats is to play now.", "not_your_turn")
         else:
             if seat not in held:
-                raise RoomError("not_a_player", f"You do not hold seat {seat}.")
+                raise GameError(f"You do not hold seat {seat}.", "not_a_player")
             acting = seat
         if work.seats[acting].cpu:
-            raise RoomError("not_a_player", "The CPU is playing this seat.")
+            raise GameError("The CPU is playing this seat.", "not_a_player")
         state.apply(acting, action)
         if room.first_action_at is None:
             room.first_action_at = work.now
@@ -841,7 +831,7 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
     for room_id in list(rooms):
         try:
             outcomes.append(_mutate(room_id, change))
-        except RoomError as exc:
+        except GameError as exc:
             if exc.code != "room_not_found":
                 raise  # the row stays: the next sweep tries again
     ServerProcess.objects.filter(pk=process_id).delete()
@@ -913,14 +903,14 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
     across processes costs two round trips a change instead of four (bench/ws_load.py
     --spread)."""
     if "\x00" in room_id:
-        raise RoomError("room_not_found", "There is no such room.")
+        raise GameError("There is no such room.", "room_not_found")
     if connection.vendor == "postgresql":
         connection.ensure_connection()
         with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
             cursor.execute(_READ_WITH_EVENT, [room_id], prepare=True)
             row = cursor.fetchone()  # JSON columns as their text (Django's loader)
         if row is None:
-            raise RoomError("room_not_found", "There is no such room.")
+            raise GameError("There is no such room.", "room_not_found")
         *values, event = row
         texts = {f: v for f, v in zip(_ROOM_FIELDS, values, strict=True)
                  if f in _ROOM_JSON_FIELDS and v is not None}
@@ -934,7 +924,7 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
             room = Room.objects.annotate(made_by=Subquery(
                 made_by.values("event")[:1], output_field=JSONField())).get(pk=room_id)
         except Room.DoesNotExist:
-            raise RoomError("room_not_found", "There is no such room.") from None
+            raise GameError("There is no such room.", "room_not_found") from None
         texts = {f: jsontext.dumps(getattr(room, f)) for f in _ROOM_JSON_FIELDS
                  if getattr(room, f) is not None}
         event = room.made_by

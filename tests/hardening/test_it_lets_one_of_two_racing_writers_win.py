@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
+from games.engines.base import GameError
 from games.models import Room, RoomEvent
 from games.rooms import service
 
@@ -43,7 +44,7 @@ def race(monkeypatch, *calls):
     def run(call):
         try:
             return call()
-        except service.RoomError as exc:
+        except GameError as exc:
             return exc
         finally:
             connection.close()  # each thread's own connection
@@ -76,7 +77,7 @@ def test_it_refuses_the_loser_that_named_the_version(monkeypatch, same_card):
                    lambda: service.act(room.id, [0, 1], {"type": "flip", "pos": first}, seat, v),
                    lambda: service.act(room.id, [0, 1], {"type": "flip", "pos": second}, seat, v))
     applied = [r for r in results if isinstance(r, service.Outcome)]
-    refused = [r for r in results if isinstance(r, service.RoomError)]
+    refused = [r for r in results if isinstance(r, GameError)]
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].code == "stale_version"
     after = check_consistent(room.id)
@@ -94,7 +95,7 @@ def test_it_rechecks_the_loser_against_the_winners_room(monkeypatch):
     results = race(monkeypatch, lambda: service.act(room.id, [0, 1], flip, seat),
                    lambda: service.act(room.id, [0, 1], flip, seat))
     applied = [r for r in results if isinstance(r, service.Outcome)]
-    refused = [r for r in results if isinstance(r, service.RoomError)]
+    refused = [r for r in results if isinstance(r, GameError)]
     # The loser re-read the room, found B2 already face up and was refused by the rules.
     assert len(applied) == 1 and len(refused) == 1 and refused[0].code != "stale_version"
     after = check_consistent(room.id)
@@ -106,7 +107,7 @@ def test_it_gives_the_last_seat_to_one_of_two_joiners(monkeypatch):
     results = race(monkeypatch, lambda: service.join(room.id, None),
                    lambda: service.join(room.id, None))
     joined = [r for r in results if isinstance(r, service.Outcome)]
-    refused = [r for r in results if isinstance(r, service.RoomError)]
+    refused = [r for r in results if isinstance(r, GameError)]
     assert len(joined) == 1 and [r.code for r in refused] == ["no_free_seat"]
     after = check_consistent(room.id)
     assert after.status == "playing" and after.version == room.version + 1

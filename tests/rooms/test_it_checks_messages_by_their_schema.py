@@ -3,8 +3,8 @@ message against it and hands it to the handler its table names."""
 import pytest
 
 from games.consumers import RoomConsumer
+from games.engines.base import GameError
 from games.rooms.messages import MESSAGES, message_type
-from games.rooms.service import RoomError
 
 
 def test_it_has_a_handler_for_every_message_type_and_no_other():
@@ -14,7 +14,7 @@ def test_it_has_a_handler_for_every_message_type_and_no_other():
 
 
 def _refusal(kind, message):
-    with pytest.raises(RoomError) as refused:
+    with pytest.raises(GameError) as refused:
         message_type(kind).check(message)
     return refused.value.code, refused.value.message
 
@@ -39,7 +39,7 @@ def test_it_lets_optional_fields_be_left_out_or_null():
 
 def test_it_names_the_known_types_for_an_unknown_one():
     for kind in ("dance", None, ["hello"], {"a": 1}):
-        with pytest.raises(RoomError) as refused:
+        with pytest.raises(GameError) as refused:
             message_type(kind)
         assert refused.value.code == "unknown_type"
     assert refused.value.message.endswith("expected one of hello, action, join, take_seat, start, leave, resign, "

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import GameRecord
+from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
 from games.rooms import service
 from games.rooms.cleanup import delete_idle_rooms
@@ -49,7 +50,7 @@ def test_rooms_idle_a_day_are_deleted_with_their_events():
     assert not Room.objects.filter(pk__in=[finished, never_started]).exists()
     assert RoomEvent.objects.count() == 0
     # Gone means gone: the room's address answers as for any unknown room.
-    with pytest.raises(service.RoomError, match="no such room"):
+    with pytest.raises(GameError, match="no such room"):
         service.load(finished)
 
 

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from games.engines.base import GameError
 from games.models import Room
 from games.rooms import allowed, registry, service, snapshots
 
@@ -59,7 +60,7 @@ def accepts(room_id: str, held: list[int], kind: str, seat: int | None = None) -
     copy = copy_of(room_id)
     try:
         outcome = TRIES[kind](copy, held, seat)
-    except service.RoomError as refused:
+    except GameError as refused:
         room = Room.objects.get(pk=copy)
         assert room.version == Room.objects.get(pk=room_id).version  # nothing written
         assert refused.code != "unavailable", refused.message

@@ -1,5 +1,5 @@
 """Finished games kept for operators get a random key, ranges for moves and duration, and seats
-without scores (service.operators_copy does the same for new ones): exact values and key
+without scores (storage.operators_copy does the same for new ones): exact values and key
 order matched each game to the one account record that has them (accounts.GameRecord).
 The old rows are copied over in random order and the old table dropped."""
 import uuid

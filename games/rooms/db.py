@@ -2,7 +2,7 @@
 (config/db_threads.py says why and how their connections are kept and checked).
 
 Concurrent writers on one room are safe: every write is checked against the room's version
-(``service._commit``).
+(``storage.commit``).
 """
 from __future__ import annotations
 

@@ -12,11 +12,9 @@ message; nothing is written.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import random
 import secrets
-import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,24 +22,20 @@ from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any
 
-import psycopg
-from django.db import DatabaseError, connection, transaction
-from django.db.models import JSONField, OuterRef, Subquery, TextField
+from django.db import DatabaseError
+from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games import specs
 from games.engines.base import GameError
-from games.models import FinishedGame, Room, RoomEvent, ServerProcess
-from games.rooms import allowed, jsontext, registry, sessions
+from games.models import Room, ServerProcess
+from games.rooms import allowed, registry, sessions, storage
 from games.rooms.seats import Seat, public, seats_held_by
-from games.signals import game_finished
-from telemetry.schema import BUCKETS
 
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 8
-REPLAY_LIMIT = 200  # a client further behind than this gets a full resync instead of events
 # Identifies this server process in seats' connection counts (see ``hello``/``disconnect``)
 # and in the ServerProcess table (its heartbeat, see ``heartbeat``/``sweep``).
 PROCESS_ID = uuid.uuid4().hex[:12]
@@ -78,7 +72,7 @@ def seats_of_token(stored: list[dict[str, Any]], token_hash: str | None) -> list
 
 @dataclass
 class Work:
-    """A room being changed: the caller edits it, ``_commit`` writes it if anything changed."""
+    """A room being changed: the caller edits it, ``storage.commit`` writes it if anything changed."""
 
     room: Room
     now: datetime
@@ -136,71 +130,13 @@ class Outcome:
     state: object = None
 
 
-def _load(room_id: str) -> Room:
-    # PostgreSQL text cannot hold NUL: such an id names no room, and querying it would fail
-    # as a database error (a 500, or "unavailable" and every rooms thread reconnecting).
-    if "\x00" in room_id:
-        raise GameError("There is no such room.", "room_not_found")
-    try:
-        room: Room = Room.objects.get(pk=room_id)
-        return room
-    except Room.DoesNotExist:
-        raise GameError("There is no such room.", "room_not_found") from None
-
-
-# The rows this process wrote last, by room (or read last, after another process's change:
-# ``load_with_event``): a change to such a room starts from here instead of reading the row
-# again (one round trip per action instead of two). A write
-# from it is checked by the version as always. A refusal from it is trusted only while this is
-# the only live server process (then every write went through this copy, so it is current) and
-# a flood of illegal requests costs no database work; with several processes a refusal, like
-# "nothing to do", is decided again from the database, so a copy made stale by another process
-# never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
-_written: dict[str, dict[str, Any]] = {}
-_written_lock = threading.Lock()
-WRITTEN_CACHE_SIZE = 2000
-_ROOM_FIELDS = [f.attname for f in Room._meta.concrete_fields]
-_ROOM_JSON_FIELDS = {"options", "state", "seats", "cpus", "result", "session"}
-
-
-def _remember_written(room: Room, json_texts: dict[str, Any], read: bool = False) -> None:
-    row = {f: json_texts.get(f, getattr(room, f)) for f in _ROOM_FIELDS}
-    with _written_lock:
-        kept = _written.get(room.pk)
-        if read and kept is not None and kept["version"] >= room.version:
-            return  # another thread wrote a newer row since this one was read
-        _written.pop(room.pk, None)
-        _written[room.pk] = row
-        if len(_written) > WRITTEN_CACHE_SIZE:
-            del _written[next(iter(_written))]
-
-
-def note_version(room_id: str, version: int) -> None:
-    """This process saw ``version`` of the room (another process wrote it): forget older copies."""
-    with _written_lock:
-        row = _written.get(room_id)
-        if row is not None and row["version"] < version:
-            del _written[room_id]
-
-
-def _written_copy(room_id: str) -> Room | None:
-    with _written_lock:
-        row = _written.get(room_id)
-    if row is None:
-        return None
-    # from_db: the values in field order, which Model.__init__ takes far faster than by name.
-    room: Room = Room.from_db("default", _ROOM_FIELDS, [
-        json.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v for f, v in row.items()])
-    return room
-
-
 def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
     """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
     try:
         for attempt in range(MAX_RETRIES):
-            room = _written_copy(room_id) if attempt == 0 else None
+            room = storage.written.copy(room_id) if attempt == 0 else None
             cached = room is not None
-            room = room or _load(room_id)
+            room = room or storage.load(room_id)
             try:
                 if expected_version is not None and room.version != expected_version:
                     raise GameError(f"The room is at version {room.version}, not "
@@ -216,8 +152,9 @@ def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int 
                     continue
                 return Outcome(room, False, work.reply)
             _settle(work)
-            if _commit(work):
-                return Outcome(work.room, True, work.reply, work.event or {"type": "room"},
+            event = work.event or {"type": "room"}
+            if storage.commit(work.room, event, work.finished_record, work.now):
+                return Outcome(work.room, True, work.reply, event,
                                work.state if work.state_changed else None)
     except DatabaseError:
         log.exception("database error while changing a room")
@@ -243,113 +180,6 @@ def _settle(work: Work) -> None:
         delay = timedelta(seconds=registry.takeover_delay())
         dues += [at for s in work.seats if (at := s.takeover_at(delay)) is not None]
     room.due_at = min(dues) if dues else None
-
-
-# Every change in one round trip on PostgreSQL: the version-checked UPDATE, its event row and
-# (when the change finished a game) the operators' copy of it in one statement, atomic by itself.
-# The ORM's transaction takes four or five (BEGIN, UPDATE, INSERTs, COMMIT), which under load
-# was most of an action's cost. tests/rooms/test_it_writes_a_move_in_one_round_trip.py counts.
-_ROOM_COLUMNS = ("version", "status", "state", "seats", "cpus", "result", "session", "next_room",
-                 "step_at", "due_at", "first_action_at", "reconnections", "games_played", "updated_at")
-_JSON_COLUMNS = {"state", "seats", "cpus", "result", "session"}
-_CHANGE_AND_EVENT = (
-    "WITH changed AS (UPDATE games_room SET "
-    + ", ".join(f"{c} = %s::jsonb" if c in _JSON_COLUMNS else f"{c} = %s" for c in _ROOM_COLUMNS)
-    + " WHERE id = %s AND version = %s RETURNING id), "
-    "event AS (INSERT INTO games_roomevent (room_id, version, event, created_at) "
-    "SELECT id, %s, %s::jsonb, %s FROM changed RETURNING room_id) ")
-_ONE_STATEMENT = _CHANGE_AND_EVENT + "SELECT room_id FROM event"
-_FINISHED_COLUMNS = ("id", "game", "mode", "options", "cpu_level", "room_origin", "reconnections",
-                     "moves", "duration", "started_at", "finished_at", "seats")
-_ONE_STATEMENT_FINISHING = (
-    _CHANGE_AND_EVENT + "INSERT INTO games_finishedgame (" + ", ".join(_FINISHED_COLUMNS) + ") "
-    "SELECT " + ", ".join("%s::jsonb" if c in ("options", "seats") else "%s"
-                          for c in _FINISHED_COLUMNS) + " FROM event")
-
-
-def _commit_in_one_statement(work: Work, old: int, texts: dict[str, Any]) -> bool:
-    room = work.room
-    values = {**{c: getattr(room, c) for c in _ROOM_COLUMNS}, **texts, "updated_at": work.now}
-    params = [values[c] for c in _ROOM_COLUMNS]
-    params += [room.pk, old, room.version, jsontext.dumps(work.event or {"type": "room"}), work.now]
-    statement = _ONE_STATEMENT
-    if work.finished_record:
-        copy = {"id": uuid.uuid4(), **operators_copy(work.finished_record)}
-        copy["options"], copy["seats"] = jsontext.dumps(copy["options"]), jsontext.dumps(copy["seats"])
-        params += [copy[c] for c in _FINISHED_COLUMNS]
-        statement = _ONE_STATEMENT_FINISHING
-    connection.ensure_connection()
-    # Server-side binding, prepared once per connection: Django's client-side binding quoted
-    # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
-    # planned it again each time (bench/ws_load.py). Errors still become Django's.
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(statement, params, prepare=True)
-        return cursor.rowcount == 1
-
-
-def _commit_in_transaction(work: Work, old: int) -> bool:
-    room = work.room
-    with transaction.atomic():
-        updated = Room.objects.filter(pk=room.pk, version=old).update(
-            version=room.version, status=room.status, state=room.state, seats=room.seats,
-            cpus=room.cpus, result=room.result, session=room.session, next_room=room.next_room,
-            step_at=room.step_at,
-            due_at=room.due_at, first_action_at=room.first_action_at,
-            reconnections=room.reconnections, games_played=room.games_played,
-            updated_at=work.now)
-        if not updated:
-            return False
-        RoomEvent.objects.create(room_id=room.pk, version=room.version,
-                                 event=work.event or {"type": "room"})
-        if work.finished_record:
-            FinishedGame.objects.create(**operators_copy(work.finished_record))
-    return True
-
-
-def _commit(work: Work) -> bool:
-    """Writes the change if the room is still at the version it was read at. The row written is
-    kept (``_written``): this process's next change of the room starts from it, no read."""
-    room = work.room
-    old = room.version
-    room.version = old + 1
-    texts = {c: jsontext.dumps(getattr(room, c)) for c in _JSON_COLUMNS if getattr(room, c) is not None}
-    if connection.vendor == "postgresql":
-        written = _commit_in_one_statement(work, old, texts)
-    else:
-        written = _commit_in_transaction(work, old)
-    if not written:
-        room.version = old
-        with _written_lock:
-            _written.pop(room.pk, None)
-        return False
-    room.updated_at = work.now
-    _remember_written(room, {**texts, "options": jsontext.dumps(room.options)})
-    if work.finished_record:
-        record = work.finished_record
-        # At once in autocommit (the common case); after the commit inside a caller's transaction.
-        transaction.on_commit(lambda: game_finished.send(sender=Room, record=record))
-    return True
-
-
-SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
-
-
-def operators_copy(record: dict[str, Any]) -> dict[str, Any]:
-    """The operators' copy of a finished game (FinishedGame): nothing that would match the one
-    account record (accounts.GameRecord, from the game_finished signal) of the same game: no
-    user ids, scores or failed flips, times to the hour, moves and duration as the statistics'
-    ranges."""
-    hour = {"minute": 0, "second": 0, "microsecond": 0}
-    return {"game": record["game"], "mode": record["mode"], "options": record["options"],
-            "cpu_level": record["cpu_level"] or "",
-            "room_origin": record["room_origin"] or "",
-            "reconnections": record["reconnections"],
-            "moves": BUCKETS["move_count"].label(record["moves"]),
-            "duration": BUCKETS["duration"].label(record["duration_seconds"]),
-            "started_at": record["started_at"].replace(**hour),
-            "finished_at": record["finished_at"].replace(**hour),
-            "seats": [{k: seat[k] for k in SEAT_FACTS_FOR_OPERATORS if k in seat}
-                      for seat in record["seats"]]}
 
 
 def _next_step_at(work: Work) -> datetime | None:
@@ -490,9 +320,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
                 session=sessions.new_session(players) if spec.sessions else None)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     _settle(work)
-    with transaction.atomic():
-        room.save(force_insert=True)
-        RoomEvent.objects.create(room=room, version=1, event={"type": "created"})
+    storage.insert(room)
     return room, token
 
 
@@ -694,7 +522,7 @@ def _new_game(room_id: str, held: list[int], kind: str) -> Outcome:
 
 def new_link(room_id: str, held: list[int]) -> Outcome:
     # Checked before the new room is made, so that a refusal makes none.
-    room = _load(room_id)
+    room = storage.load(room_id)
     Work(room=room, now=timezone.now()).check(held, "new_link")
     new_room, token = create_room(room.game, room.mode, room.options, room.cpu_level, "new_link")
 
@@ -863,73 +691,15 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
     outcome = _mutate(room_id, change)
     # Written inside the deletion's transaction, which may yet roll back: keep no copy of a
     # version that might never be committed (a later write from it could pass the version check).
-    with _written_lock:
-        _written.pop(room_id, None)
+    storage.written.forget(room_id)
     return outcome
 
 
 # --------------------------------------------------------------------------------------------
-# Reading.
+# Reading: the front door's names for what storage.py reads.
 
-def events_after(room_id: str, after: int, upto: int) -> list[dict[str, Any]] | None:
-    """The public events of versions after..upto, or None when they cannot be replayed: too far
-    back, or ``after`` ahead of the room (the client saw another room's versions, or this one's
-    before it was reset), where an empty list would wrongly say that nothing was missed."""
-    if upto - after > REPLAY_LIMIT or after < 0 or after > upto:
-        return None
-    if upto <= after:
-        return []
-    rows = (RoomEvent.objects.filter(room_id=room_id, version__gt=after, version__lte=upto)
-            .order_by("version").values_list("version", "event"))
-    return [{"version": v, **e} for v, e in rows]
-
-
-def load(room_id: str) -> Room:
-    return _load(room_id)
-
-
-# Django's ORM took more CPU to build this query than PostgreSQL took to run it (profiles of
-# bench/ws_load.py --spread): on PostgreSQL it is one prepared statement.
-_READ_WITH_EVENT = (
-    "SELECT " + ", ".join(f"r.{f.column}" for f in Room._meta.concrete_fields) + ", e.event "
-    "FROM games_room r LEFT JOIN games_roomevent e ON e.room_id = r.id AND e.version = r.version "
-    "WHERE r.id = %s")
-
-
-def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
-    """The room and the event that made its version, in one query: what a process reads when
-    another one changed the room. The row read becomes this process's copy to change the room
-    from, as one it wrote would, so its own next change reads nothing more: a room played
-    across processes costs two round trips a change instead of four (bench/ws_load.py
-    --spread)."""
-    if "\x00" in room_id:
-        raise GameError("There is no such room.", "room_not_found")
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-            cursor.execute(_READ_WITH_EVENT, [room_id], prepare=True)
-            row = cursor.fetchone()  # JSON columns as their text (Django's loader)
-        if row is None:
-            raise GameError("There is no such room.", "room_not_found")
-        *values, event = row
-        texts = {f: v for f, v in zip(_ROOM_FIELDS, values, strict=True)
-                 if f in _ROOM_JSON_FIELDS and v is not None}
-        room: Room = Room.from_db("default", _ROOM_FIELDS, [
-            json.loads(texts[f]) if f in texts else v
-            for f, v in zip(_ROOM_FIELDS, values, strict=True)])
-        event = json.loads(event) if event is not None else None
-    else:
-        made_by = RoomEvent.objects.filter(room_id=OuterRef("pk"), version=OuterRef("version"))
-        try:
-            room = Room.objects.annotate(made_by=Subquery(
-                made_by.values("event")[:1], output_field=JSONField())).get(pk=room_id)
-        except Room.DoesNotExist:
-            raise GameError("There is no such room.", "room_not_found") from None
-        texts = {f: jsontext.dumps(getattr(room, f)) for f in _ROOM_JSON_FIELDS
-                 if getattr(room, f) is not None}
-        event = room.made_by
-    _remember_written(room, texts, read=True)
-    return room, event
+load = storage.load  # the room as stored (the HTTP API, accounts' export)
+events_after = storage.events_after  # what a reconnecting connection missed (the consumer)
 
 
 def summary(room: Room) -> dict[str, Any]:

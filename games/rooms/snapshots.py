@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Room
-from games.rooms import allowed, db, registry, service, sessions
+from games.rooms import allowed, db, registry, service, sessions, storage
 from games.rooms.jsontext import dumps as _dumps
 from games.rooms.seats import Seat, public
 
@@ -75,7 +75,7 @@ class Snapshot:
 
 
 def _read(room_id: str) -> Snapshot:
-    room, event = service.load_with_event(room_id)
+    room, event = storage.load_with_event(room_id)
     return Snapshot(room=room, event={"version": room.version, **event} if event else None)
 
 
@@ -89,7 +89,7 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
         snap = _cache.get(room_id)
         if snap is None or snap.version < min_version:
             snap = await db.call(_read, room_id)
-            service.note_version(room_id, snap.version)
+            storage.written.note_version(room_id, snap.version)
             _cache[room_id] = snap
         _cache.move_to_end(room_id)
         while len(_cache) > CACHE_SIZE:

@@ -10,7 +10,7 @@ from django.db import connection
 
 from games.engines.base import GameError
 from games.models import Room, RoomEvent
-from games.rooms import service
+from games.rooms import service, storage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +20,7 @@ def race(monkeypatch, *calls):
     every thread has read it, so they all start from the same version."""
     barrier = threading.Barrier(len(calls), timeout=10)
     first = threading.local()
-    load = service._load
+    load = storage.load
 
     def held_load(room_id):
         room = load(room_id)
@@ -29,17 +29,17 @@ def race(monkeypatch, *calls):
             barrier.wait()
         return room
 
-    monkeypatch.setattr(service, "_load", held_load)
+    monkeypatch.setattr(storage, "load", held_load)
     if connection.vendor == "sqlite":
         # The test database is SQLite in memory (shared cache), where a second writer fails at
         # once instead of waiting as the servers' file database does (IMMEDIATE, timeout 20 s):
         # a lock around the write gives the same one-writer-at-a-time order.
-        commit, write_lock = service._commit, threading.Lock()
+        commit, write_lock = storage.commit, threading.Lock()
 
-        def waiting_commit(work):
+        def waiting_commit(*change):
             with write_lock:
-                return commit(work)
-        monkeypatch.setattr(service, "_commit", waiting_commit)
+                return commit(*change)
+        monkeypatch.setattr(storage, "commit", waiting_commit)
 
     def run(call):
         try:

@@ -1,0 +1,304 @@
+"""A room's row and its events: everything that reads or writes them goes through here.
+
+``load`` reads a room; ``load_with_event`` reads it with the event that made its version (what a
+process reads after another process changed the room); ``events_after`` the events a
+reconnecting client missed. ``insert`` writes a new room with its first event. ``commit`` writes
+a change: the version-checked UPDATE of the row, the event row of the new version and, when the
+change finished a game, the operators' copy of it (``FinishedGame``), together or not at all;
+``game_finished`` goes out once that has committed. ``written`` is this process's copy of the
+rows it wrote (or read) last, which the next change of such a room starts from.
+
+The commands (``service.py``) decide what a change is; only this module knows the tables.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from django.db import connection, transaction
+from django.db.models import AutoField, Field, JSONField, Model, OuterRef, Subquery
+
+from games.engines.base import GameError
+from games.models import FinishedGame, Room, RoomEvent
+from games.rooms import jsontext
+from games.signals import game_finished
+from telemetry.schema import BUCKETS
+
+REPLAY_LIMIT = 200  # a client further behind than this gets a full resync instead of events
+
+_ROOM = Room._meta.concrete_fields
+_ROOM_FIELDS = [f.attname for f in _ROOM]  # a row's values, in the order ``Room.from_db`` takes
+_ROOM_JSON_FIELDS = {f.attname for f in _ROOM if isinstance(f, JSONField)}
+
+
+def _no_such_room() -> GameError:
+    return GameError("There is no such room.", "room_not_found")
+
+
+def load(room_id: str) -> Room:
+    # PostgreSQL text cannot hold NUL: such an id names no room, and querying it would fail
+    # as a database error (a 500, or "unavailable" and every rooms thread reconnecting).
+    if "\x00" in room_id:
+        raise _no_such_room()
+    try:
+        room: Room = Room.objects.get(pk=room_id)
+        return room
+    except Room.DoesNotExist:
+        raise _no_such_room() from None
+
+
+def events_after(room_id: str, after: int, upto: int) -> list[dict[str, Any]] | None:
+    """The public events of versions after..upto, or None when they cannot be replayed: too far
+    back, or ``after`` ahead of the room (the client saw another room's versions, or this one's
+    before it was reset), where an empty list would wrongly say that nothing was missed."""
+    if upto - after > REPLAY_LIMIT or after < 0 or after > upto:
+        return None
+    if upto <= after:
+        return []
+    rows = (RoomEvent.objects.filter(room_id=room_id, version__gt=after, version__lte=upto)
+            .order_by("version").values_list("version", "event"))
+    return [{"version": v, **e} for v, e in rows]
+
+
+# --------------------------------------------------------------------------------------------
+# This process's copy of the rows it wrote.
+
+class WrittenRows:
+    """The rows this process wrote last, by room (or read last, after another process's change:
+    ``load_with_event``): a change to such a room starts from here instead of reading the row
+    again (one round trip per action instead of two). A write from it is checked by the version
+    as always. A refusal from it is trusted only while this is the only live server process
+    (then every write went through this copy, so it is current) and a flood of illegal requests
+    costs no database work; with several processes a refusal, like "nothing to do", is decided
+    again from the database (``service._mutate``), so a copy made stale by another process
+    never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
+
+    A row is kept as its values, the JSON columns as their text: ``copy`` decodes a fresh room
+    each time, which the change may then edit freely."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._rows: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def remember(self, room: Room, json_texts: dict[str, str], read: bool = False) -> None:
+        row = {f: json_texts.get(f, getattr(room, f)) for f in _ROOM_FIELDS}
+        with self._lock:
+            kept = self._rows.get(room.pk)
+            if read and kept is not None and kept["version"] >= room.version:
+                return  # another thread wrote a newer row since this one was read
+            self._rows.pop(room.pk, None)
+            self._rows[room.pk] = row
+            if len(self._rows) > self.size:
+                del self._rows[next(iter(self._rows))]
+
+    def note_version(self, room_id: str, version: int) -> None:
+        """This process saw ``version`` of the room (another process wrote it): forget older copies."""
+        with self._lock:
+            row = self._rows.get(room_id)
+            if row is not None and row["version"] < version:
+                del self._rows[room_id]
+
+    def forget(self, room_id: str) -> None:
+        with self._lock:
+            self._rows.pop(room_id, None)
+
+    def copy(self, room_id: str) -> Room | None:
+        with self._lock:
+            row = self._rows.get(room_id)
+        if row is None:
+            return None
+        # from_db (Django's documented way to make an instance of a row read from the database):
+        # the values in field order, which Model.__init__ takes far faster than by name.
+        room: Room = Room.from_db("default", _ROOM_FIELDS, [
+            json.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v for f, v in row.items()])
+        return room
+
+
+written = WrittenRows(2000)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing.
+
+def _db_values(fields: list[Field[Any, Any]], values: dict[str, Any]) -> list[Any]:
+    """The statement's parameters: each value as its column takes it. On PostgreSQL psycopg
+    takes Python's values as they are (Django's conversions there return them unchanged, at a
+    cost of most of the time spent here) and a JSON value goes as the text jsontext encodes (far
+    faster than Django's encoder; cast to jsonb in the statement). On SQLite each field converts
+    its value as the ORM does, JSON included: ``Cast(seats, TextField())`` searches
+    (``service.rooms_of_user``) expect Django's text."""
+    if connection.vendor == "postgresql":
+        return [jsontext.dumps(values[f.attname]) if isinstance(f, JSONField) and values[f.attname] is not None
+                else values[f.attname] for f in fields]
+    return [f.get_db_prep_save(values[f.attname], connection) for f in fields]
+
+
+def _placeholders(fields: list[Field[Any, Any]], cast_json: bool) -> str:
+    return ", ".join("%s::jsonb" if cast_json and isinstance(f, JSONField) else "%s" for f in fields)
+
+
+def _inserted(model: type[Model]) -> tuple[list[Field[Any, Any]], str]:
+    """The fields an insert into the model's table writes (all but a key the database makes),
+    and its ``INSERT INTO table (columns)``."""
+    fields = [f for f in model._meta.concrete_fields if not isinstance(f, AutoField)]
+    return fields, f"INSERT INTO {model._meta.db_table} ({', '.join(f.column for f in fields)}) "
+
+
+# The one write of a change, built once from the models' fields: no column list of its own. A
+# change rewrites every column of the row but its key (those no change touches as they were
+# read). Both backends run the same UPDATE and INSERTs, with the same parameters.
+_CHANGED = [f for f in _ROOM if not f.primary_key]
+_EVENT, _INSERT_EVENT = _inserted(RoomEvent)
+_FINISHED, _INSERT_FINISHED = _inserted(FinishedGame)
+
+
+def _update(cast_json: bool) -> str:
+    return (f"UPDATE {Room._meta.db_table} SET "
+            + ", ".join(f"{f.column} = {_placeholders([f], cast_json)}" for f in _CHANGED)
+            + " WHERE id = %s AND version = %s")
+
+
+# SQLite (the embedded default): the three statements in one short transaction.
+_SQLITE_STATEMENTS = (
+    _update(False),
+    _INSERT_EVENT + f"VALUES ({_placeholders(_EVENT, False)})",
+    _INSERT_FINISHED + f"VALUES ({_placeholders(_FINISHED, False)})",
+)
+# PostgreSQL: every change in one round trip. The same UPDATE and INSERTs chained in one
+# statement (atomic by itself), each INSERT selecting from the row the one before it wrote, so
+# nothing is inserted when the version check fails. The ORM's transaction took four or five
+# round trips (BEGIN, UPDATE, INSERTs, COMMIT), which under load was most of an action's cost.
+# tests/rooms/test_it_writes_a_move_in_one_round_trip.py counts them.
+_CHANGE_AND_EVENT = (
+    f"WITH changed AS ({_update(True)} RETURNING id), "
+    f"event AS ({_INSERT_EVENT}SELECT {_placeholders(_EVENT, True)} FROM changed RETURNING room_id) ")
+_ONE_STATEMENT = _CHANGE_AND_EVENT + "SELECT room_id FROM event"
+_ONE_STATEMENT_FINISHING = (
+    _CHANGE_AND_EVENT + _INSERT_FINISHED + f"SELECT {_placeholders(_FINISHED, True)} FROM event")
+
+
+def _write(params: list[list[Any]]) -> bool:
+    """Runs the change's statements (the room's UPDATE, the event's INSERT and, when given, the
+    finished game's INSERT); True when the version check let them write."""
+    if connection.vendor == "postgresql":
+        statement = _ONE_STATEMENT_FINISHING if len(params) == 3 else _ONE_STATEMENT
+        connection.ensure_connection()
+        # Server-side binding, prepared once per connection: Django's client-side binding quoted
+        # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
+        # planned it again each time (bench/ws_load.py). Errors still become Django's.
+        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+            cursor.execute(statement, [p for part in params for p in part], prepare=True)
+            return cursor.rowcount == 1
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_SQLITE_STATEMENTS[0], params[0])
+        if cursor.rowcount != 1:
+            return False  # the room changed since it was read: nothing was written
+        for statement, part in zip(_SQLITE_STATEMENTS[1:], params[1:], strict=False):
+            cursor.execute(statement, part)
+    return True
+
+
+def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime) -> bool:
+    """Writes the change made to ``room`` if its row is still at the version it was read at, with
+    ``event`` as the new version's event and, when ``finished`` (the ``game_finished`` record),
+    the operators' copy of the game. Then the room is at the new version, this process keeps the
+    row (``written``: its next change of the room reads nothing) and ``game_finished`` is sent
+    once the transaction (the caller's, if any) has committed. False: nothing was written."""
+    old = room.version
+    values = {**{f.attname: getattr(room, f.attname) for f in _CHANGED}, "version": old + 1, "updated_at": now}
+    room_params = _db_values(_CHANGED, values)
+    params = [room_params + [room.pk, old],
+              _db_values(_EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
+    if finished:
+        params.append(_db_values(_FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
+    if not _write(params):
+        written.forget(room.pk)
+        return False
+    room.version, room.updated_at = old + 1, now
+    # The JSON parameters are the columns' texts on either backend: the copy keeps them.
+    written.remember(room, {f.attname: p for f, p in zip(_CHANGED, room_params, strict=True)
+                            if isinstance(f, JSONField) and p is not None})
+    if finished:
+        # At once in autocommit (the common case); after the commit inside a caller's transaction.
+        transaction.on_commit(lambda: game_finished.send(sender=Room, record=finished))
+    return True
+
+
+def insert(room: Room) -> None:
+    """A new room, at version 1, with its ``created`` event."""
+    with transaction.atomic():
+        room.save(force_insert=True)
+        RoomEvent.objects.create(room=room, version=1, event={"type": "created"})
+
+
+SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
+
+
+def operators_copy(record: dict[str, Any]) -> dict[str, Any]:
+    """The operators' copy of a finished game (FinishedGame): nothing that would match the one
+    account record (accounts.GameRecord, from the game_finished signal) of the same game: no
+    user ids, scores or failed flips, times to the hour, moves and duration as the statistics'
+    ranges."""
+    hour = {"minute": 0, "second": 0, "microsecond": 0}
+    return {"game": record["game"], "mode": record["mode"], "options": record["options"],
+            "cpu_level": record["cpu_level"] or "",
+            "room_origin": record["room_origin"] or "",
+            "reconnections": record["reconnections"],
+            "moves": BUCKETS["move_count"].label(record["moves"]),
+            "duration": BUCKETS["duration"].label(record["duration_seconds"]),
+            "started_at": record["started_at"].replace(**hour),
+            "finished_at": record["finished_at"].replace(**hour),
+            "seats": [{k: seat[k] for k in SEAT_FACTS_FOR_OPERATORS if k in seat}
+                      for seat in record["seats"]]}
+
+
+# --------------------------------------------------------------------------------------------
+# Reading another process's change.
+
+# Django's ORM took more CPU to build this query than PostgreSQL took to run it (profiles of
+# bench/ws_load.py --spread): on PostgreSQL it is one prepared statement.
+_READ_WITH_EVENT = (
+    "SELECT " + ", ".join(f"r.{f.column}" for f in _ROOM) + ", e.event "
+    f"FROM {Room._meta.db_table} r LEFT JOIN {RoomEvent._meta.db_table} e "
+    "ON e.room_id = r.id AND e.version = r.version WHERE r.id = %s")
+
+
+def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
+    """The room and the event that made its version, in one query: what a process reads when
+    another one changed the room. The row read becomes this process's copy to change the room
+    from, as one it wrote would, so its own next change reads nothing more: a room played
+    across processes costs two round trips a change instead of four (bench/ws_load.py
+    --spread)."""
+    if "\x00" in room_id:
+        raise _no_such_room()
+    if connection.vendor == "postgresql":
+        connection.ensure_connection()
+        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+            cursor.execute(_READ_WITH_EVENT, [room_id], prepare=True)
+            row = cursor.fetchone()  # JSON columns as their text (Django's loader)
+        if row is None:
+            raise _no_such_room()
+        *values, event = row
+        texts = {f: v for f, v in zip(_ROOM_FIELDS, values, strict=True)
+                 if f in _ROOM_JSON_FIELDS and v is not None}
+        room: Room = Room.from_db("default", _ROOM_FIELDS, [
+            json.loads(texts[f]) if f in texts else v
+            for f, v in zip(_ROOM_FIELDS, values, strict=True)])
+        event = json.loads(event) if event is not None else None
+    else:
+        made_by = RoomEvent.objects.filter(room_id=OuterRef("pk"), version=OuterRef("version"))
+        try:
+            room = Room.objects.annotate(made_by=Subquery(
+                made_by.values("event")[:1], output_field=JSONField())).get(pk=room_id)
+        except Room.DoesNotExist:
+            raise _no_such_room() from None
+        texts = {f: jsontext.dumps(getattr(room, f)) for f in _ROOM_JSON_FIELDS
+                 if getattr(room, f) is not None}
+        event = room.made_by
+    written.remember(room, texts, read=True)
+    return room, event

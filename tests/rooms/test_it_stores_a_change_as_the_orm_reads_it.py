@@ -1,0 +1,69 @@
+"""games/rooms/storage.py writes every change with its own statements, built from the models'
+fields (one statement on PostgreSQL, the same UPDATE and INSERTs in a transaction on SQLite).
+What it writes must be what Django reads back: every column of the row, the event and the
+operators' copy of a finished game, and the texts and times that the rooms' searches compare
+(the seats' JSON text, the due time). Run on either backend (TEST_BACKEND)."""
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from games.models import FinishedGame, Room, RoomEvent
+from games.rooms import service, storage
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+USER = 424242
+
+
+def columns(room: Room) -> dict:
+    return {f.attname: getattr(room, f.attname) for f in Room._meta.concrete_fields}
+
+
+def test_it_stores_each_column_of_a_change_as_the_orm_reads_it():
+    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    outcome = service.hello(room.id, token, USER)  # binds the account to seat 0
+    assert outcome.changed
+
+    stored = Room.objects.get(pk=room.id)
+    assert columns(stored) == columns(outcome.room)
+    assert (stored.version, stored.created_at) == (2, room.created_at)
+    assert stored.updated_at > room.created_at
+    # The copy this process keeps is the same row: the next change starts from it.
+    assert columns(storage.written.copy(room.id)) == columns(stored)
+    assert RoomEvent.objects.get(room_id=room.id, version=2).event == outcome.event
+    # The searches that compare the stored text and times find the room.
+    assert service.rooms_of_user(USER) == [room.id]
+    assert stored.due_at is None or room.id in dict(service.due_rooms(stored.due_at))
+
+
+def test_it_stores_a_finished_games_copy_with_the_change_that_finished_it():
+    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    service.hello(room.id, token, None)
+    outcome = service.resign(room.id, [0])
+
+    stored = Room.objects.get(pk=room.id)
+    assert (stored.status, stored.result) == ("finished", outcome.room.result)
+    assert columns(stored) == columns(outcome.room)
+    kept = FinishedGame.objects.get()
+    assert (kept.game, kept.mode, kept.options, kept.cpu_level) == ("memory", "cpu", room.options, room.cpu_level)
+    assert kept.seats == [{"seat": 0, "holder": "human", "result": "loss", "rank": 2, "resigned": True},
+                          {"seat": 1, "holder": "cpu", "result": "win", "rank": 1, "resigned": False}]
+    assert kept.finished_at == stored.updated_at.replace(minute=0, second=0, microsecond=0)
+    assert RoomEvent.objects.get(room_id=room.id, version=stored.version).event == {
+        "type": "resign", "seat": 0}
+
+
+def test_it_writes_nothing_when_the_row_moved_on():
+    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    stale = Room.objects.get(pk=room.id)
+    service.hello(room.id, token, None)  # version 2
+
+    stale.status = "finished"
+    assert not storage.commit(stale, {"type": "room"}, None, timezone.now())
+
+    assert stale.version == 1
+    assert Room.objects.get(pk=room.id).status == "playing"
+    assert list(RoomEvent.objects.filter(room_id=room.id).values_list("version", flat=True)
+                .order_by("version")) == [1, 2]
+    assert storage.written.copy(room.id) is None  # a copy that lost the race is dropped

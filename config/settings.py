@@ -253,7 +253,7 @@ GAME_TIMING = {
     "gin_step": env_float("CPU_DELAY_GIN_STEP", 0.45),
     "gin_next_hand": env_float("GIN_NEXT_HAND_DELAY", 6.0),
     "takeover": env_float("SEAT_TAKEOVER_DELAY", 45.0),
-    # Server processes' heartbeat (games/rooms/service.py): a process silent this long is dead.
+    # Server processes' heartbeat (games/rooms/processes.py): a process silent this long is dead.
     "heartbeat": env_float("SERVER_HEARTBEAT_SECONDS", 5.0),
     "process_dead_after": env_float("SERVER_DEAD_AFTER", 20.0),
 }

@@ -46,7 +46,7 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from games.rooms.service import PROCESS_ID
+from games.rooms.processes import PROCESS_ID
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallab
 from django.utils import timezone
 
 from games.engines.base import GameError
-from games.rooms import db, registry, service, snapshots
+from games.rooms import db, processes, registry, service, snapshots
 from games.rooms.fanout import Watcher, fanout
 
 log = logging.getLogger(__name__)
@@ -112,8 +112,8 @@ class Scheduler:
 
     async def _beat(self) -> None:
         """This process is alive; the connections of processes that stopped beating are gone."""
-        await db.call(service.heartbeat)
-        for process_id, last_seen in await db.call(service.dead_processes):
+        await db.call(processes.this_process.heartbeat)
+        for process_id, last_seen in await db.call(processes.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)
             for outcome in await db.call(service.sweep, process_id, last_seen):
                 announce(outcome)

@@ -1,13 +1,15 @@
-"""The room service: every change to a room, each one a single transaction with a version check.
+"""The room service, the rooms' front door: every change to a room, and who may make it.
 
-Consumers, the HTTP API and the scheduler call these synchronous functions (through
-``games.rooms.db.call``, a few threads of their own). Each mutating call loads the room, works out the new room in
-Python, and writes it with ``UPDATE ... WHERE id = %s AND version = <old>`` together with the
-public event row (and the finished-game row) in one transaction. A writer that lost the race
-updates nothing; it reloads and re-checks its request against the new room (a client that named
-the version it acted on gets ``stale_version`` instead), so concurrent changes are never merged.
-A refusal, the engine's or the service's, is a ``GameError`` (games/engines/base.py) with its code and
-message; nothing is written.
+Consumers, the HTTP API, the scheduler and ``accounts/`` call these synchronous functions
+(through ``games.rooms.db.call``, a few threads of their own). Each change is a ``change(work)``
+function run by ``_mutate``: it takes the room (this process's copy of the row it wrote last, or
+a fresh read), works out the new room in Python and hands it to ``storage.commit``, which writes
+it under a version check together with its public event row (and the finished-game row), all or
+nothing (games/rooms/storage.py owns the tables). A writer that lost the race updates nothing;
+it reloads and re-checks its request against the new room (a client that named the version it
+acted on gets ``stale_version`` instead), so concurrent changes are never merged. A refusal, the
+engine's or the service's, is a ``GameError`` (games/engines/base.py) with its code and message;
+nothing is written. Seats count connections under this process's id (games/rooms/processes.py).
 """
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ import hashlib
 import logging
 import random
 import secrets
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,18 +30,14 @@ from django.utils import timezone
 
 from games import specs
 from games.engines.base import GameError
-from games.models import Room, ServerProcess
-from games.rooms import allowed, registry, sessions, storage
+from games.models import Room
+from games.rooms import allowed, processes, registry, sessions, storage
+from games.rooms.processes import PROCESS_ID
 from games.rooms.seats import Seat, public, seats_held_by
 
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 8
-# Identifies this server process in seats' connection counts (see ``hello``/``disconnect``)
-# and in the ServerProcess table (its heartbeat, see ``heartbeat``/``sweep``).
-PROCESS_ID = uuid.uuid4().hex[:12]
-_registered = False
-_alone = False  # the only live server process, as of the last heartbeat
 
 
 def hash_token(token: str) -> str:
@@ -144,7 +141,7 @@ def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int 
                 work = Work(room=room, now=timezone.now())
                 change(work)
             except GameError as exc:
-                if cached and (not _alone or exc.code == "stale_version"):
+                if cached and (not processes.this_process.alone or exc.code == "stale_version"):
                     continue  # decided again from the database's row
                 raise
             if not work.changed:
@@ -330,7 +327,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
 def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
     """A connection introduces itself: it holds the token's seats (reclaiming any the CPU took
     over), counts as connected there, and binds the signed-in user to them."""
-    _ensure_registered()
+    processes.this_process.ensure_registered()
     token_hash = hash_token(token) if token else None
 
     def change(work: Work) -> None:
@@ -416,7 +413,7 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
 
 def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
     """Takes the lowest free seat for a connection that holds ``held`` (none, to be allowed)."""
-    _ensure_registered()
+    processes.this_process.ensure_registered()
 
     def change(work: Work) -> None:
         work.check(held, "join")
@@ -453,7 +450,7 @@ def start(room_id: str, held: list[int]) -> Outcome:
 def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
     """Takes a seat the CPU plays (``seat``: a whole number, the message's schema says so) for a
     connection that holds ``held`` (none, to be allowed)."""
-    _ensure_registered()
+    processes.this_process.ensure_registered()
 
     def change(work: Work) -> None:
         room = work.room
@@ -606,36 +603,9 @@ def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
-# Server processes. A seat's connections are counted per process; a process that dies without
-# closing them (SIGKILL) stops beating, and the next sweep by any live process forgets its
-# connections, so their seats become disconnected and are taken over after the usual delay.
-
-def _ensure_registered() -> None:
-    """The process's row exists before any connection is counted under its id, so that even a
-    process killed before its first timed heartbeat is found dead."""
-    if not _registered:
-        heartbeat()
-
-
-def heartbeat() -> None:
-    global _registered, _alone
-    now = timezone.now()
-    if not ServerProcess.objects.filter(pk=PROCESS_ID).update(last_seen=now):
-        if _registered:
-            # Declared dead (no heartbeat for too long, e.g. the database was unreachable): the
-            # sweep forgot this process's connections; they count again when they reconnect.
-            log.warning("this server process was declared dead and registers again")
-        ServerProcess.objects.get_or_create(pk=PROCESS_ID, defaults={"last_seen": now})
-    _registered = True
-    # Conservative: a process that died recently still counts until it is swept.
-    _alone = not ServerProcess.objects.exclude(pk=PROCESS_ID).exists()
-
-
-def dead_processes() -> list[tuple[str, datetime]]:
-    cutoff = timezone.now() - timedelta(seconds=registry.process_dead_after())
-    return list(ServerProcess.objects.filter(last_seen__lt=cutoff).exclude(pk=PROCESS_ID)
-                .values_list("id", "last_seen"))
-
+# Server processes (processes.py): a process that dies without closing its connections
+# (SIGKILL) stops beating, and the next sweep by any live process forgets its connections, so
+# their seats become disconnected and are taken over after the usual delay.
 
 def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
     """Forgets a dead process's connections in every room that counts one, then its row. The
@@ -652,17 +622,14 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
         if work.changed:
             work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
 
-    # Rare (a process died) and must find every room, so a scan of the seats' text is fine.
-    rooms = (Room.objects.annotate(seats_text=Cast("seats", TextField()))
-             .filter(seats_text__contains=f'"{process_id}"').values_list("id", flat=True))
     outcomes = []
-    for room_id in list(rooms):
+    for room_id in processes.rooms_counting(process_id):
         try:
             outcomes.append(_mutate(room_id, change))
         except GameError as exc:
             if exc.code != "room_not_found":
                 raise  # the row stays: the next sweep tries again
-    ServerProcess.objects.filter(pk=process_id).delete()
+    processes.forget(process_id)
     return outcomes
 
 

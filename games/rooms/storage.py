@@ -1,4 +1,4 @@
-"""A room's row and its events: everything that reads or writes them goes through here.
+"""A room's row and its events: reading them, and the one write of every change.
 
 ``load`` reads a room; ``load_with_event`` reads it with the event that made its version (what a
 process reads after another process changed the room); ``events_after`` the events a
@@ -8,7 +8,9 @@ change finished a game, the operators' copy of it (``FinishedGame``), together o
 ``game_finished`` goes out once that has committed. ``written`` is this process's copy of the
 rows it wrote (or read) last, which the next change of such a room starts from.
 
-The commands (``service.py``) decide what a change is; only this module knows the tables.
+The commands (``service.py``) decide what a change is and never write a row themselves; the
+searches that only find rooms (``service.due_rooms``, ``service.rooms_of_user``,
+``processes.rooms_counting``) and the idle rooms' deletion (``cleanup.py``) query them too.
 """
 from __future__ import annotations
 

@@ -34,10 +34,10 @@ from rooms_stack import PROJECT, Stack, load_average  # noqa: E402
 
 sys.path.insert(0, str(PROJECT))
 from games.bot import create_room  # noqa: E402
+from games.rooms.messages import MESSAGES  # noqa: E402
 
 GAMES = [("memory", {"players": 2, "cards": 24}), ("bozu", {"players": 2}), ("gin", {})]
-CLIENT_TYPES = ["hello", "action", "join", "take_seat", "start", "leave", "resign", "play_again",
-                "new_link", "ping"]
+CLIENT_TYPES = list(MESSAGES)  # every type a client may send (the schema the consumer checks)
 PER_CONNECTION = 60  # messages on one connection before it closes and another opens
 
 

@@ -21,7 +21,7 @@ from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallab
 from django.utils import timezone
 
 from games.engines.base import GameError
-from games.rooms import db, processes, registry, service, snapshots
+from games.rooms import changes, db, processes, registry, service, snapshots
 from games.rooms.fanout import Watcher, fanout
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 1.0
 
 
-def announce(outcome: service.Outcome, origin: Watcher | None = None) -> None:
+def announce(outcome: changes.Outcome, origin: Watcher | None = None) -> None:
     """The one announcement of a committed change (the service has committed when its call
     returns; the consumers and this scheduler's steps and sweeps call this): tell the room's
     connections the new version (nothing else, so nothing hidden ever leaves the process;

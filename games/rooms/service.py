@@ -1,15 +1,12 @@
-"""The room service, the rooms' front door: every change to a room, and who may make it.
+"""The room service, the rooms' front door: the commands (every change to a room, and who may
+make it) and the reads the consumers, the HTTP API, the scheduler and ``accounts/`` call.
 
-Consumers, the HTTP API, the scheduler and ``accounts/`` call these synchronous functions
-(through ``games.rooms.db.call``, a few threads of their own). Each change is a ``change(work)``
-function run by ``_mutate``: it takes the room (this process's copy of the row it wrote last, or
-a fresh read), works out the new room in Python and hands it to ``storage.commit``, which writes
-it under a version check together with its public event row (and the finished-game row), all or
-nothing (games/rooms/storage.py owns the tables). A writer that lost the race updates nothing;
-it reloads and re-checks its request against the new room (a client that named the version it
-acted on gets ``stale_version`` instead), so concurrent changes are never merged. A refusal, the
-engine's or the service's, is a ``GameError`` (games/engines/base.py) with its code and message;
-nothing is written. Seats count connections under this process's id (games/rooms/processes.py).
+They call these synchronous functions through ``games.rooms.db.call`` (a few threads of their
+own). Each command is a ``change(work)`` function that ``changes.apply`` runs on the room and
+writes under a version check (games/rooms/changes.py); a refusal, the engine's or the service's,
+is a ``GameError`` (games/engines/base.py) with its code and message, and nothing is written.
+Which room actions a connection may send is games/rooms/allowed.py's rule, which ``Work.check``
+enforces. Seats count connections under this process's id (games/rooms/processes.py).
 """
 from __future__ import annotations
 
@@ -17,13 +14,10 @@ import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from types import ModuleType
 from typing import Any
 
-from django.db import DatabaseError
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -31,14 +25,12 @@ from django.utils import timezone
 from games import specs
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import allowed, processes, registry, sessions, storage
+from games.rooms import changes, processes, registry, sessions, storage
+from games.rooms.changes import Outcome, Work
 from games.rooms.processes import PROCESS_ID
 from games.rooms.seats import Seat, public, seats_held_by
 
 log = logging.getLogger(__name__)
-
-MAX_RETRIES = 8
-
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -62,195 +54,6 @@ def invite_url(room_id: str) -> str:
 def seats_of_token(stored: list[dict[str, Any]], token_hash: str | None) -> list[int]:
     """Seats this token holds now, in a room's stored seats (``Room.seats``)."""
     return seats_held_by([Seat.from_json(s) for s in stored], token_hash)
-
-
-# --------------------------------------------------------------------------------------------
-# Working on one room.
-
-@dataclass
-class Work:
-    """A room being changed: the caller edits it, ``storage.commit`` writes it if anything changed."""
-
-    room: Room
-    now: datetime
-    _state: Any = None  # the engine's state, decoded on first use
-    _seats: list[Seat] | None = None  # the room's seats, decoded on first use
-    state_changed: bool = False
-    changed: bool = False
-    event: dict[str, Any] | None = None
-    finished_record: dict[str, Any] | None = None
-    reply: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def engine(self) -> ModuleType:
-        return registry.engine(self.room.game)
-
-    @property
-    def state(self) -> Any:
-        if self._state is None:
-            self._state = self.engine.State.from_json(self.room.state)
-        return self._state
-
-    @property
-    def seats(self) -> list[Seat]:
-        if self._seats is None:
-            self._seats = [Seat.from_json(s) for s in self.room.seats]
-        return self._seats
-
-    def check(self, held: Sequence[int], kind: str, seat: int | None = None) -> list[int]:
-        """Refuses the room action ``kind`` as ``room.allowed`` would leave it out (one rule,
-        games/rooms/allowed.py); else the seats of ``held`` still held."""
-        refused = allowed.refusal(self.room, self.seats, held, kind, seat)
-        if refused:
-            code, message = refused
-            raise GameError(message, code)
-        return allowed.holding(self.seats, held)
-
-    def set_state(self, state: Any) -> None:
-        self._state = state
-        self.state_changed = True
-        self.changed = True
-
-    def mark(self, event: dict[str, Any]) -> None:
-        self.changed = True
-        self.event = event
-
-
-@dataclass
-class Outcome:
-    room: Room
-    changed: bool
-    reply: dict[str, Any]
-    event: dict[str, Any] | None = None
-    # The engine state the change left, when it changed the state (``room.state`` was encoded
-    # from it): the process's snapshot starts from it instead of decoding room.state again.
-    state: object = None
-
-
-def _mutate(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
-    """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
-    try:
-        for attempt in range(MAX_RETRIES):
-            room = storage.written.copy(room_id) if attempt == 0 else None
-            cached = room is not None
-            room = room or storage.load(room_id)
-            try:
-                if expected_version is not None and room.version != expected_version:
-                    raise GameError(f"The room is at version {room.version}, not "
-                                    f"{expected_version}; nothing was done.", "stale_version")
-                work = Work(room=room, now=timezone.now())
-                change(work)
-            except GameError as exc:
-                if cached and (not processes.this_process.alone or exc.code == "stale_version"):
-                    continue  # decided again from the database's row
-                raise
-            if not work.changed:
-                if cached:
-                    continue
-                return Outcome(room, False, work.reply)
-            _settle(work)
-            event = work.event or {"type": "room"}
-            if storage.commit(work.room, event, work.finished_record, work.now):
-                return Outcome(work.room, True, work.reply, event,
-                               work.state if work.state_changed else None)
-    except DatabaseError:
-        log.exception("database error while changing a room")
-        raise GameError("The server cannot save right now; try again.", "unavailable") from None
-    raise GameError("The room is busy; try again.", "unavailable")
-
-
-def _settle(work: Work) -> None:
-    """What follows from any change: CPUs see it, the game may be over, the next step is timed."""
-    room = work.room
-    if work._seats is not None:
-        room.seats = [s.to_json() for s in work._seats]
-    if work.state_changed:
-        room.state = work.state.to_json()
-        if room.status == "playing" and work.state.is_over:
-            _finish(work, work.state.result(), resigned=None)
-        _feed_cpus(work)
-        room.step_at = _next_step_at(work)
-    if room.status != "playing":
-        room.step_at = None
-    dues = [room.step_at] if room.step_at else []
-    if room.status == "playing" and room.mode == "friends":
-        delay = timedelta(seconds=registry.takeover_delay())
-        dues += [at for s in work.seats if (at := s.takeover_at(delay)) is not None]
-    room.due_at = min(dues) if dues else None
-
-
-def _next_step_at(work: Work) -> datetime | None:
-    state = work.state
-    room = work.room
-    if room.status != "playing" or state.is_over:
-        return None
-    step = state.pending_automatic()
-    if step:
-        return work.now + timedelta(seconds=registry.automatic_delay(room.game, step))
-    seat = state.current_player
-    if seat is not None and work.seats[seat].cpu:
-        return work.now + timedelta(seconds=registry.cpu_delay(room.game))
-    return None
-
-
-def _cpu_seed(room: Room, seat: int) -> int:
-    return random.Random(f"{room.seed}:{room.games_played}:{seat}").getrandbits(63)
-
-
-def _feed_cpus(work: Work) -> None:
-    """Every CPU seat sees its own view after every change of the state (and only that)."""
-    room = work.room
-    cpu = registry.cpu_module(room.game)
-    memories = {}
-    for seat, s in enumerate(work.seats):
-        if not s.cpu:
-            continue
-        raw = room.cpus.get(str(seat))
-        player = (cpu.cpu_from_json(raw) if raw else
-                  cpu.make_cpu(room.cpu_level, seat, _cpu_seed(room, seat), room.options))
-        player.observe(work.state.view(seat))
-        memories[str(seat)] = player.to_json()
-    room.cpus = memories
-
-
-def _finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
-    room = work.room
-    room.status = "finished"
-    room.result = {**result, "resigned": resigned}
-    ranking = result["ranking"]
-    draw = result.get("draw", False)
-    winners = set(result.get("winners") or ranking[0])
-    if registry.spec(room.game).sessions:
-        state = work.state
-        room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw)
-    seats = []
-    for i, s in enumerate(work.seats):
-        rank = next(r for r, group in enumerate(ranking, 1) if i in group)
-        scores = result.get("scores")
-        seats.append({
-            "seat": i,
-            "holder": "cpu" if s.cpu or s.holder != "human" else "human",
-            "user_id": s.user if not s.cpu else None,
-            "result": "draw" if draw and i in winners else ("win" if i in winners else "loss"),
-            "score": scores[i] if scores else None,
-            "rank": rank,
-            "resigned": resigned == i,
-            "failed_flips": result.get("failed_flips") if room.mode == "solo" else None,
-        })
-    started = room.first_action_at or room.created_at
-    work.finished_record = {
-        "game": room.game,
-        "mode": room.mode,
-        "options": room.options,
-        "cpu_level": room.cpu_level or None,
-        "moves": int(getattr(work.state, "moves", 0)),
-        "duration_seconds": round((work.now - started).total_seconds(), 3),
-        "started_at": started,
-        "finished_at": work.now,
-        "seats": seats,
-        "room_origin": room.origin or None,
-        "reconnections": room.reconnections,
-    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -316,7 +119,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
                 version=1, seed=seed, state=state.to_json(), seats=[s.to_json() for s in seats], cpus={},
                 session=sessions.new_session(players) if spec.sessions else None)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
-    _settle(work)
+    changes.settle(work)
     storage.insert(room)
     return room, token
 
@@ -344,11 +147,11 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
             if covered:  # the holder is back: the CPU gave the seat back
                 work.room.cpus.pop(str(i), None)
                 if work.room.status == "playing":
-                    work.room.step_at = _next_step_at(work)
+                    work.room.step_at = changes.next_step_at(work)
         if held:
             work.mark({"type": "presence", "seats": held, "presence": "connected"})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def _lost_seat(seats: list[Seat], token_hash: str | None) -> dict[str, Any] | None:
@@ -372,7 +175,7 @@ def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
                 away.append(i)
         work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 # --------------------------------------------------------------------------------------------
@@ -408,7 +211,7 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
         work.set_state(state)
         work.mark({"type": "action", "seat": acting, "by": "human", "action": action})
 
-    return _mutate(room_id, change, expected_version=version)
+    return changes.apply(room_id, change, expected_version=version)
 
 
 def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
@@ -426,7 +229,7 @@ def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome
         if len(free) == 1:
             _start(work)
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def _start(work: Work) -> None:
@@ -444,7 +247,7 @@ def start(room_id: str, held: list[int]) -> Outcome:
         _start(work)
         work.mark({"type": "start"})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
@@ -458,11 +261,11 @@ def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] 
         token = new_token()
         work.seats[seat] = work.seats[seat].taken_by(hash_token(token), user_id, PROCESS_ID)
         room.cpus.pop(str(seat), None)
-        room.step_at = _next_step_at(work)
+        room.step_at = changes.next_step_at(work)
         work.reply.update(seat=seat, token=token)
         work.mark({"type": "take_seat", "seat": seat})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def leave(room_id: str, held: list[int]) -> Outcome:
@@ -473,7 +276,7 @@ def leave(room_id: str, held: list[int]) -> Outcome:
         work.set_state(work.state)  # the CPU takes the seat from here
         work.mark({"type": "leave", "seats": seats})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def resign(room_id: str, held: list[int]) -> Outcome:
@@ -481,12 +284,12 @@ def resign(room_id: str, held: list[int]) -> Outcome:
         room = work.room
         loser = work.check(held, "resign")[0]
         winner = 1 - loser
-        _finish(work, {"scores": work.state.scores(), "ranking": [[winner], [loser]],
+        changes.finish(work, {"scores": work.state.scores(), "ranking": [[winner], [loser]],
                        "winners": [winner], "draw": False}, resigned=loser)
         room.step_at = None
         work.mark({"type": "resign", "seat": loser})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def play_again(room_id: str, held: list[int]) -> Outcome:
@@ -514,7 +317,7 @@ def _new_game(room_id: str, held: list[int], kind: str) -> Outcome:
         work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
         work.mark({"type": kind})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def new_link(room_id: str, held: list[int]) -> Outcome:
@@ -528,7 +331,7 @@ def new_link(room_id: str, held: list[int]) -> Outcome:
         work.reply.update(room_id=new_room.id, seat_token=token, seat=0)
         work.mark({"type": "new_link"})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 # --------------------------------------------------------------------------------------------
@@ -579,7 +382,7 @@ def run_step(room_id: str) -> Outcome:
         work.set_state(state)
         work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
 
-    return _mutate(room_id, change)
+    return changes.apply(room_id, change)
 
 
 def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
@@ -588,7 +391,7 @@ def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
     raw = room.cpus.get(str(seat))
     view = work.state.view(seat)
     player = cpu.cpu_from_json(raw) if raw else cpu.make_cpu(
-        room.cpu_level, seat, _cpu_seed(room, seat), room.options)
+        room.cpu_level, seat, changes.cpu_seed(room, seat), room.options)
     if not raw:
         player.observe(view)
     try:
@@ -625,7 +428,7 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
     outcomes = []
     for room_id in processes.rooms_counting(process_id):
         try:
-            outcomes.append(_mutate(room_id, change))
+            outcomes.append(changes.apply(room_id, change))
         except GameError as exc:
             if exc.code != "room_not_found":
                 raise  # the row stays: the next sweep tries again
@@ -655,7 +458,7 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
                 s.user = None
                 work.mark({"type": "room"})
 
-    outcome = _mutate(room_id, change)
+    outcome = changes.apply(room_id, change)
     # Written inside the deletion's transaction, which may yet roll back: keep no copy of a
     # version that might never be committed (a later write from it could pass the version check).
     storage.written.forget(room_id)

@@ -76,7 +76,7 @@ class WrittenRows:
     as always. A refusal from it is trusted only while this is the only live server process
     (then every write went through this copy, so it is current) and a flood of illegal requests
     costs no database work; with several processes a refusal, like "nothing to do", is decided
-    again from the database (``service._mutate``), so a copy made stale by another process
+    again from the database (``changes.apply``), so a copy made stale by another process
     never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
 
     A row is kept as its values, the JSON columns as their text: ``copy`` decodes a fresh room

@@ -10,7 +10,7 @@ from django.db import connection
 
 from games.engines.base import GameError
 from games.models import Room, RoomEvent
-from games.rooms import service, storage
+from games.rooms import changes, service, storage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,7 +76,7 @@ def test_it_refuses_the_loser_that_named_the_version(monkeypatch, same_card):
     results = race(monkeypatch,
                    lambda: service.act(room.id, [0, 1], {"type": "flip", "pos": first}, seat, v),
                    lambda: service.act(room.id, [0, 1], {"type": "flip", "pos": second}, seat, v))
-    applied = [r for r in results if isinstance(r, service.Outcome)]
+    applied = [r for r in results if isinstance(r, changes.Outcome)]
     refused = [r for r in results if isinstance(r, GameError)]
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].code == "stale_version"
@@ -94,7 +94,7 @@ def test_it_rechecks_the_loser_against_the_winners_room(monkeypatch):
     flip = {"type": "flip", "pos": "B2"}
     results = race(monkeypatch, lambda: service.act(room.id, [0, 1], flip, seat),
                    lambda: service.act(room.id, [0, 1], flip, seat))
-    applied = [r for r in results if isinstance(r, service.Outcome)]
+    applied = [r for r in results if isinstance(r, changes.Outcome)]
     refused = [r for r in results if isinstance(r, GameError)]
     # The loser re-read the room, found B2 already face up and was refused by the rules.
     assert len(applied) == 1 and len(refused) == 1 and refused[0].code != "stale_version"
@@ -106,7 +106,7 @@ def test_it_gives_the_last_seat_to_one_of_two_joiners(monkeypatch):
     room, _ = service.create_room("gin", "friends", {})
     results = race(monkeypatch, lambda: service.join(room.id, None),
                    lambda: service.join(room.id, None))
-    joined = [r for r in results if isinstance(r, service.Outcome)]
+    joined = [r for r in results if isinstance(r, changes.Outcome)]
     refused = [r for r in results if isinstance(r, GameError)]
     assert len(joined) == 1 and [r.code for r in refused] == ["no_free_seat"]
     after = check_consistent(room.id)

@@ -1,0 +1,218 @@
+"""A change to one room, start to end: ``apply`` takes the room (this process's copy of the row
+it wrote last, or a fresh read), runs a command's ``change(work)`` on it, ``settle``s what follows
+from any change (the CPUs see the new state, the game may be over, the next step is timed) and
+hands the room to ``storage.commit``, which writes it under a version check with its public event
+row, all or nothing. A writer that lost the race updates nothing; ``apply`` reloads and runs the
+change again on the new room (a client that named the version it acted on gets
+``stale_version`` instead), so concurrent changes are never merged. A refusal is a
+``GameError``; nothing is written.
+
+The commands themselves, and who may make them, are games/rooms/service.py's.
+"""
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from types import ModuleType
+from typing import Any
+
+from django.db import DatabaseError
+from django.utils import timezone
+
+from games.engines.base import GameError
+from games.models import Room
+from games.rooms import allowed, processes, registry, sessions, storage
+from games.rooms.seats import Seat
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 8
+
+
+@dataclass
+class Work:
+    """A room being changed: the caller edits it, ``storage.commit`` writes it if anything changed."""
+
+    room: Room
+    now: datetime
+    _state: Any = None  # the engine's state, decoded on first use
+    _seats: list[Seat] | None = None  # the room's seats, decoded on first use
+    state_changed: bool = False
+    changed: bool = False
+    event: dict[str, Any] | None = None
+    finished_record: dict[str, Any] | None = None
+    reply: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def engine(self) -> ModuleType:
+        return registry.engine(self.room.game)
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            self._state = self.engine.State.from_json(self.room.state)
+        return self._state
+
+    @property
+    def seats(self) -> list[Seat]:
+        if self._seats is None:
+            self._seats = [Seat.from_json(s) for s in self.room.seats]
+        return self._seats
+
+    def check(self, held: Sequence[int], kind: str, seat: int | None = None) -> list[int]:
+        """Refuses the room action ``kind`` as ``room.allowed`` would leave it out (one rule,
+        games/rooms/allowed.py); else the seats of ``held`` still held."""
+        refused = allowed.refusal(self.room, self.seats, held, kind, seat)
+        if refused:
+            code, message = refused
+            raise GameError(message, code)
+        return allowed.holding(self.seats, held)
+
+    def set_state(self, state: Any) -> None:
+        self._state = state
+        self.state_changed = True
+        self.changed = True
+
+    def mark(self, event: dict[str, Any]) -> None:
+        self.changed = True
+        self.event = event
+
+
+@dataclass
+class Outcome:
+    room: Room
+    changed: bool
+    reply: dict[str, Any]
+    event: dict[str, Any] | None = None
+    # The engine state the change left, when it changed the state (``room.state`` was encoded
+    # from it): the process's snapshot starts from it instead of decoding room.state again.
+    state: object = None
+
+
+def apply(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
+    """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
+    try:
+        for attempt in range(MAX_RETRIES):
+            room = storage.written.copy(room_id) if attempt == 0 else None
+            cached = room is not None
+            room = room or storage.load(room_id)
+            try:
+                if expected_version is not None and room.version != expected_version:
+                    raise GameError(f"The room is at version {room.version}, not "
+                                    f"{expected_version}; nothing was done.", "stale_version")
+                work = Work(room=room, now=timezone.now())
+                change(work)
+            except GameError as exc:
+                if cached and (not processes.this_process.alone or exc.code == "stale_version"):
+                    continue  # decided again from the database's row
+                raise
+            if not work.changed:
+                if cached:
+                    continue
+                return Outcome(room, False, work.reply)
+            settle(work)
+            event = work.event or {"type": "room"}
+            if storage.commit(work.room, event, work.finished_record, work.now):
+                return Outcome(work.room, True, work.reply, event,
+                               work.state if work.state_changed else None)
+    except DatabaseError:
+        log.exception("database error while changing a room")
+        raise GameError("The server cannot save right now; try again.", "unavailable") from None
+    raise GameError("The room is busy; try again.", "unavailable")
+
+
+def settle(work: Work) -> None:
+    """What follows from any change: CPUs see it, the game may be over, the next step is timed."""
+    room = work.room
+    if work._seats is not None:
+        room.seats = [s.to_json() for s in work._seats]
+    if work.state_changed:
+        room.state = work.state.to_json()
+        if room.status == "playing" and work.state.is_over:
+            finish(work, work.state.result(), resigned=None)
+        feed_cpus(work)
+        room.step_at = next_step_at(work)
+    if room.status != "playing":
+        room.step_at = None
+    dues = [room.step_at] if room.step_at else []
+    if room.status == "playing" and room.mode == "friends":
+        delay = timedelta(seconds=registry.takeover_delay())
+        dues += [at for s in work.seats if (at := s.takeover_at(delay)) is not None]
+    room.due_at = min(dues) if dues else None
+
+
+def next_step_at(work: Work) -> datetime | None:
+    state = work.state
+    room = work.room
+    if room.status != "playing" or state.is_over:
+        return None
+    step = state.pending_automatic()
+    if step:
+        return work.now + timedelta(seconds=registry.automatic_delay(room.game, step))
+    seat = state.current_player
+    if seat is not None and work.seats[seat].cpu:
+        return work.now + timedelta(seconds=registry.cpu_delay(room.game))
+    return None
+
+
+def cpu_seed(room: Room, seat: int) -> int:
+    return random.Random(f"{room.seed}:{room.games_played}:{seat}").getrandbits(63)
+
+
+def feed_cpus(work: Work) -> None:
+    """Every CPU seat sees its own view after every change of the state (and only that)."""
+    room = work.room
+    cpu = registry.cpu_module(room.game)
+    memories = {}
+    for seat, s in enumerate(work.seats):
+        if not s.cpu:
+            continue
+        raw = room.cpus.get(str(seat))
+        player = (cpu.cpu_from_json(raw) if raw else
+                  cpu.make_cpu(room.cpu_level, seat, cpu_seed(room, seat), room.options))
+        player.observe(work.state.view(seat))
+        memories[str(seat)] = player.to_json()
+    room.cpus = memories
+
+
+def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
+    room = work.room
+    room.status = "finished"
+    room.result = {**result, "resigned": resigned}
+    ranking = result["ranking"]
+    draw = result.get("draw", False)
+    winners = set(result.get("winners") or ranking[0])
+    if registry.spec(room.game).sessions:
+        state = work.state
+        room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw)
+    seats = []
+    for i, s in enumerate(work.seats):
+        rank = next(r for r, group in enumerate(ranking, 1) if i in group)
+        scores = result.get("scores")
+        seats.append({
+            "seat": i,
+            "holder": "cpu" if s.cpu or s.holder != "human" else "human",
+            "user_id": s.user if not s.cpu else None,
+            "result": "draw" if draw and i in winners else ("win" if i in winners else "loss"),
+            "score": scores[i] if scores else None,
+            "rank": rank,
+            "resigned": resigned == i,
+            "failed_flips": result.get("failed_flips") if room.mode == "solo" else None,
+        })
+    started = room.first_action_at or room.created_at
+    work.finished_record = {
+        "game": room.game,
+        "mode": room.mode,
+        "options": room.options,
+        "cpu_level": room.cpu_level or None,
+        "moves": int(getattr(work.state, "moves", 0)),
+        "duration_seconds": round((work.now - started).total_seconds(), 3),
+        "started_at": started,
+        "finished_at": work.now,
+        "seats": seats,
+        "room_origin": room.origin or None,
+        "reconnections": room.reconnections,
+    }

@@ -17,12 +17,13 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import psycopg
 from django.db import connection, transaction
-from django.db.models import AutoField, Field, JSONField, Model, OuterRef, Subquery
+from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
@@ -263,11 +264,46 @@ def operators_copy(record: dict[str, Any]) -> dict[str, Any]:
 # Reading another process's change.
 
 # Django's ORM took more CPU to build this query than PostgreSQL took to run it (profiles of
-# bench/ws_load.py --spread): on PostgreSQL it is one prepared statement.
+# bench/ws_load.py --spread): one statement, prepared on PostgreSQL, the same on SQLite.
 _READ_WITH_EVENT = (
     "SELECT " + ", ".join(f"r.{f.column}" for f in _ROOM) + ", e.event "
     f"FROM {Room._meta.db_table} r LEFT JOIN {RoomEvent._meta.db_table} e "
     "ON e.room_id = r.id AND e.version = r.version WHERE r.id = %s")
+_EVENT_FIELD = RoomEvent._meta.get_field("event")
+
+
+def _fetch_one(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """One row, as the database driver returns it (a JSON column as its text, on both backends:
+    Django's loader on PostgreSQL)."""
+    if connection.vendor == "postgresql":
+        connection.ensure_connection()
+        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+            cursor.execute(statement, params, prepare=True)
+            return cursor.fetchone()
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        row: tuple[Any, ...] | None = cursor.fetchone()
+        return row
+
+
+Converter = Callable[[Any, Any, Any], Any]
+_conversions: dict[tuple[str, Field[Any, Any]], tuple[Any, list[Converter]]] = {}
+
+
+def _from_db(field: Field[Any, Any], value: Any) -> Any:
+    """A column's value as the ORM gives it: the backend's and the field's own conversions, as
+    Django's query compiler applies them (a time read from SQLite is text; a JSON text parsed).
+    Looked up once per backend and field: the cross-process read runs this for every column."""
+    if value is None:
+        return None
+    key = (connection.vendor, field)
+    if key not in _conversions:
+        column = field.get_col(field.model._meta.db_table)
+        _conversions[key] = (column, connection.ops.get_db_converters(column) + field.get_db_converters(connection))
+    column, converters = _conversions[key]
+    for convert in converters:
+        value = convert(value, column, connection)
+    return value
 
 
 def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
@@ -278,29 +314,13 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
     --spread)."""
     if "\x00" in room_id:
         raise _no_such_room()
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-            cursor.execute(_READ_WITH_EVENT, [room_id], prepare=True)
-            row = cursor.fetchone()  # JSON columns as their text (Django's loader)
-        if row is None:
-            raise _no_such_room()
-        *values, event = row
-        texts = {f: v for f, v in zip(_ROOM_FIELDS, values, strict=True)
-                 if f in _ROOM_JSON_FIELDS and v is not None}
-        room: Room = Room.from_db("default", _ROOM_FIELDS, [
-            json.loads(texts[f]) if f in texts else v
-            for f, v in zip(_ROOM_FIELDS, values, strict=True)])
-        event = json.loads(event) if event is not None else None
-    else:
-        made_by = RoomEvent.objects.filter(room_id=OuterRef("pk"), version=OuterRef("version"))
-        try:
-            room = Room.objects.annotate(made_by=Subquery(
-                made_by.values("event")[:1], output_field=JSONField())).get(pk=room_id)
-        except Room.DoesNotExist:
-            raise _no_such_room() from None
-        texts = {f: jsontext.dumps(getattr(room, f)) for f in _ROOM_JSON_FIELDS
-                 if getattr(room, f) is not None}
-        event = room.made_by
+    row = _fetch_one(_READ_WITH_EVENT, [room_id])
+    if row is None:
+        raise _no_such_room()
+    *values, event_text = row
+    texts = {f.attname: v for f, v in zip(_ROOM, values, strict=True)
+             if f.attname in _ROOM_JSON_FIELDS and v is not None}
+    room: Room = Room.from_db("default", _ROOM_FIELDS, [_from_db(f, v) for f, v in zip(_ROOM, values, strict=True)])
+    event = _from_db(_EVENT_FIELD, event_text)
     written.remember(room, texts, read=True)
     return room, event

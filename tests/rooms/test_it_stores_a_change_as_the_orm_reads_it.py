@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
 from games.rooms import service, storage
 
@@ -67,3 +68,27 @@ def test_it_writes_nothing_when_the_row_moved_on():
     assert list(RoomEvent.objects.filter(room_id=room.id).values_list("version", flat=True)
                 .order_by("version")) == [1, 2]
     assert storage.written.copy(room.id) is None  # a copy that lost the race is dropped
+
+
+def test_it_reads_a_room_another_process_changed_as_the_orm_reads_it():
+    """``load_with_event`` (a notice of another process's change) reads the row and its event
+    with one statement of its own: the same values as Django's, every column and the times
+    included, and the row becomes this process's copy."""
+    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    outcome = service.hello(room.id, token, USER)
+    storage.written.forget(room.id)  # as in a process that did not write it
+
+    read, event = storage.load_with_event(room.id)
+
+    stored = Room.objects.get(pk=room.id)
+    assert columns(read) == columns(stored)
+    assert read.updated_at.tzinfo is not None and read.created_at == room.created_at
+    assert event == RoomEvent.objects.get(room_id=room.id, version=stored.version).event == outcome.event
+    assert columns(storage.written.copy(room.id)) == columns(stored)
+
+
+def test_it_reads_no_room_that_is_not_there():
+    for room_id in ("no-such-room", "nul\x00"):
+        with pytest.raises(GameError) as refused:
+            storage.load_with_event(room_id)
+        assert refused.value.code == "room_not_found"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 
@@ -69,7 +70,17 @@ def database_from_url(url: str, base_dir) -> dict:
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
         if not parts.path.strip("/"):
             raise ConfigError(f"DATABASE_URL names no database: {url!r}")
-        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        query: dict[str, Any] = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        # Django connects with psycopg's prepared statements off (prepare_threshold None), and
+        # psycopg then ignores even an explicit ``prepare=True``: the rooms' change and read
+        # statements (games/rooms/storage.py) were parsed, analysed and planned on every call,
+        # a third of PostgreSQL's CPU per move (perf, bench/ws_load.py). Django's own queries
+        # bind on the client (psycopg's ClientCursor), which psycopg never prepares, so this
+        # prepares only the statements that ask for it.
+        threshold = query.pop("prepare_threshold", "5")
+        if not (threshold.isdigit() or threshold.lower() == "none"):
+            raise ConfigError(f"DATABASE_URL's prepare_threshold must be a count or none, got {threshold!r}")
+        query["prepare_threshold"] = int(threshold) if threshold.isdigit() else None
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": unquote(parts.path.strip("/")),

@@ -43,7 +43,13 @@ def test_it_parses_database_urls(tmp_path):
     pg = env.database_from_url("postgres://u:p%40ss@db:5433/cards?sslmode=require", tmp_path)
     assert (pg["ENGINE"], pg["NAME"], pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"]) == (
         "django.db.backends.postgresql", "cards", "u", "p@ss", "db", "5433")
-    assert pg["OPTIONS"] == {"sslmode": "require"}
+    # Prepared statements on (psycopg's default), so that the rooms' statements that ask to be
+    # prepared are (Django's default would silently turn that off); a URL may say otherwise.
+    assert pg["OPTIONS"] == {"sslmode": "require", "prepare_threshold": 5}
+    assert env.database_from_url("postgres://db/cards?prepare_threshold=none", tmp_path)["OPTIONS"] == {
+        "prepare_threshold": None}
+    with pytest.raises(ConfigError, match="prepare_threshold must be a count or none"):
+        env.database_from_url("postgres://db/cards?prepare_threshold=-1", tmp_path)
     assert env.database_from_url("sqlite:///db.sqlite3", tmp_path)["NAME"] == tmp_path / "db.sqlite3"
     assert env.database_from_url("sqlite:////var/x.db", tmp_path)["NAME"] == "/var/x.db"
     with pytest.raises(ConfigError, match="DATABASE_URL must start with"):

@@ -327,9 +327,9 @@ class State:
                                "seat.")
         if (current is None) != (not deck) or (current is not None and not is_seat(current, options.players)):
             raise InvalidState("Not a valid Bozu Mekuri state: bad current player.")
-        if moves != len(POEMS) - len(deck):
-            # Every move draws one card: the count is the cards drawn, never negative.
-            raise InvalidState("Not a valid Bozu Mekuri state: moves must be the number of cards "
+        if not 0 <= moves <= len(POEMS) - len(deck):
+            # Every move draws one card: never more moves than cards gone from the deck.
+            raise InvalidState("Not a valid Bozu Mekuri state: moves must be a count of cards "
                                "drawn from the deck.")
         return cls(options, deck, piles, centre, current, skip, moves, last)
 

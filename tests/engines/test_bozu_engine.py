@@ -125,11 +125,10 @@ def rigged(options, top, *, piles=None, centre=(), current=0, skip=None):
     piles = [list(p) for p in (piles or [[] for _ in range(opts.players)])]
     placed = set(top) | set(centre) | {p for pile in piles for p in pile}
     rest = [p for p in range(1, 101) if p not in placed]
-    deck = list(top) + rest
     return bozu.State.from_json({
-        "game": "bozu", "options": opts.to_json(), "deck": deck, "piles": piles,
+        "game": "bozu", "options": opts.to_json(), "deck": list(top) + rest, "piles": piles,
         "centre": list(centre), "current_player": current,
-        "skip": skip or [False] * opts.players, "moves": 100 - len(deck), "last": None,
+        "skip": skip or [False] * opts.players, "moves": 0, "last": None,
     })
 
 
@@ -375,7 +374,7 @@ def test_from_json_refuses_a_broken_state():
         {**good, "game": "memory"},
         {k: v for k, v in good.items() if k != "skip"},
         {**good, "moves": -1},                            # moves count the cards drawn
-        {**good, "moves": 3},
+        {**good, "moves": 3},                             # (none drawn yet)
     ):
         with pytest.raises(GameError):
             bozu.State.from_json(broken)

@@ -90,6 +90,8 @@ class Outcome:
     # The engine state the change left, when it changed the state (``room.state`` was encoded
     # from it): the process's snapshot starts from it instead of decoding room.state again.
     state: object = None
+    # Likewise the seats, when the change decoded them (``room.seats`` was encoded from them).
+    seats: list[Seat] | None = None
 
 
 def apply(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
@@ -117,7 +119,7 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
             event = work.event or {"type": "room"}
             if storage.commit(work.room, event, work.finished_record, work.now):
                 return Outcome(work.room, True, work.reply, event,
-                               work.state if work.state_changed else None)
+                               work.state if work.state_changed else None, work._seats)
     except DatabaseError:
         log.exception("database error while changing a room")
         raise GameError("The server cannot save right now; try again.", "unavailable") from None

@@ -38,7 +38,7 @@ def announce(outcome: changes.Outcome, origin: Watcher | None = None) -> None:
     if not outcome.changed:
         return
     room = outcome.room
-    snapshots.remember(room, outcome.event, outcome.state)
+    snapshots.remember(room, outcome.event, outcome.state, outcome.seats)
     fanout.notify(room.id, room.version, origin)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)

@@ -98,14 +98,15 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
         return snap
 
 
-def remember(room: Room, event: dict[str, Any] | None, state: Any = None) -> None:
+def remember(room: Room, event: dict[str, Any] | None, state: Any = None, seats: list[Seat] | None = None) -> None:
     """A change made by this process: its result is the newest snapshot, no need to read it.
-    ``state``, when given, is the engine state ``room.state`` was encoded from (not decoded
-    again for the views; nothing changes it once written)."""
+    ``state`` and ``seats``, when given, are what ``room.state`` and ``room.seats`` were encoded
+    from (not decoded again for the views and the room's seats; nothing changes them once
+    written)."""
     current = _cache.get(room.id)
     if current is None or current.version < room.version:
         _cache[room.id] = Snapshot(room=room, event={"version": room.version, **event} if event else None,
-                                   _state=state)
+                                   _state=state, _seats=seats)
 
 
 def view_seat(snap: Snapshot, seats: list[int]) -> int | None:

@@ -16,6 +16,7 @@ from games.rooms import db, limits, service, snapshots
 from games.rooms.fanout import fanout
 from games.rooms.messages import message_type
 from games.rooms.scheduler import announce
+from games.rooms.seats import seats_held_by
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +271,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     async def _send_state(self, snap, ref=None, missed=None, resync=None):
         """Call with ``self.sending`` held and ``snap`` no older than what was sent."""
         # Seats given up (leave) or taken by someone else are no longer this connection's.
-        self.seats = service.seats_of_token(snap.room.seats, self.token_hash)
+        self.seats = seats_held_by(snap.seats, self.token_hash)
         self.sent_version = max(self.sent_version, snap.version)
         await self._send_text(snapshots.state_text(snap, self.seats, ref, missed, resync))
         if snap.room.next_room and not self.sent_next_room:

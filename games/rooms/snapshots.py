@@ -24,10 +24,12 @@ class Snapshot:
     room: Room                      # at ``version``
     event: dict[str, Any] | None    # the public event that made this version
     _state: Any = None              # the engine's state, decoded for the first view
-    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     _view_texts: dict[int | None, str] = field(default_factory=dict)
-    _public_parts: dict[str, str] = field(default_factory=dict)  # key -> '"key":value' of view(None)
+    # key -> (value, '"key":value') as the first view encoded with that key had it
+    _parts: dict[str, tuple[Any, str]] = field(default_factory=dict)
     _seats: list[Seat] | None = None  # the room's seats, decoded for the first connection
+    _shared_room_text: str | None = None  # what every connection's ``room`` says alike
+    _event_text: str | None = None
 
     @property
     def seats(self) -> list[Seat]:
@@ -39,38 +41,38 @@ class Snapshot:
     def version(self) -> int:
         return int(self.room.version)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        if seat not in self._views:
-            if self._state is None:
-                self._state = registry.engine(self.room.game).State.from_json(self.room.state)
-            self._views[seat] = self._state.view(seat)
-        return self._views[seat]
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            self._state = registry.engine(self.room.game).State.from_json(self.room.state)
+        return self._state
 
     def view_text(self, seat: int | None) -> str:
-        """The JSON text of ``view(seat)``. Each value a seat's view has in common with the
-        spectator's (most of them: the table, the scores) is encoded once per snapshot and
-        shared by every seat's text; a value is shared only where it equals the seat's own, so
-        each text holds exactly its seat's view (tests/rooms/test_it_hides_every_secret.py
-        checks every text against its view). Encoding was most of a state message's cost."""
+        """The JSON text of the engine's ``view(seat)``. Each value a seat's view has in common
+        with a view encoded before it (most of them: the table, the scores) is encoded once per
+        snapshot and shared; a value is shared only where it equals the seat's own, so each text
+        holds exactly its seat's view (tests/rooms/test_it_hides_every_secret.py checks every
+        text against its view). Encoding was most of a state message's cost. Only the texts are
+        kept: the views are built once per seat and dropped (freeing a version's views when the
+        next one replaced it cost as much as building them)."""
         text = self._view_texts.get(seat)
         if text is None:
-            view, public = self.view(seat), self.view(None)
             parts = []
-            for key, value in view.items():
-                if key in public and public[key] == value:
-                    part = self._public_parts.get(key)
-                    if part is None:
-                        part = self._public_parts[key] = f"{_dumps(key)}:{_dumps(value)}"
-                else:
-                    part = f"{_dumps(key)}:{_dumps(value)}"
+            for key, value in self.state.view(seat).items():
+                shared = self._parts.get(key)
+                if shared is not None and shared[0] == value:
+                    parts.append(shared[1])
+                    continue
+                part = f"{_dumps(key)}:{_dumps(value)}"
+                if shared is None:
+                    self._parts[key] = (value, part)
                 parts.append(part)
             text = self._view_texts[seat] = "{" + ",".join(parts) + "}"
         return text
 
     @property
     def current_player(self) -> int | None:
-        self.view(None)
-        player: int | None = self._state.current_player
+        player: int | None = self.state.current_player
         return player
 
 
@@ -120,34 +122,48 @@ def view_seat(snap: Snapshot, seats: list[int]) -> int | None:
     return current if current in seats else seats[0]
 
 
-def room_info(snap: Snapshot, seats: list[int]) -> dict[str, Any]:
-    room = snap.room
-    return {
-        "id": room.id,
-        "game": room.game,
-        "mode": room.mode,
-        "status": room.status,
-        "options": room.options,
-        "cpu_level": room.cpu_level,
+def _shared_room_text(snap: Snapshot) -> str:
+    """What every connection's ``room`` says alike, as JSON members, once per snapshot."""
+    if snap._shared_room_text is None:
+        room = snap.room
+        shared = _dumps({
+            "id": room.id,
+            "game": room.game,
+            "mode": room.mode,
+            "status": room.status,
+            "options": room.options,
+            "cpu_level": room.cpu_level,
+            "seats": public(snap.seats),
+            "result": room.result,
+            "session": sessions.public(room.session),
+            "next_room": service.invite_url(room.next_room) if room.next_room else None,
+        })
+        snap._shared_room_text = shared[1:-1]
+    return snap._shared_room_text
+
+
+def room_info_text(snap: Snapshot, seats: list[int]) -> str:
+    """The ``room`` of a state message for a connection holding ``seats``, as JSON text: the
+    members every connection shares (encoded once per snapshot), then this connection's own."""
+    own = _dumps({
         "creator": 0 in seats,
         "you": {"role": "player" if seats else "spectator", "seats": list(seats)},
-        "seats": public(snap.seats),
-        "result": room.result,
-        "session": sessions.public(room.session),
-        "next_room": service.invite_url(room.next_room) if room.next_room else None,
-        "allowed": allowed.allowed(room, snap.seats, seats),
-    }
+        "allowed": allowed.allowed(snap.room, snap.seats, seats),
+    })
+    return "{" + _shared_room_text(snap) + "," + own[1:]
 
 
 def state_text(snap: Snapshot, seats: list[int], ref: Any = None, missed: list[dict[str, Any]] | None = None,
                resync: bool | None = None) -> str:
-    """The ``state`` message for a connection holding ``seats``, as the JSON text it is sent."""
-    message: dict[str, Any] = {"type": "state", "version": snap.version, "room": room_info(snap, seats),
-               "event": snap.event}
+    """The ``state`` message for a connection holding ``seats``, as the JSON text it is sent.
+    The room's shared members, the event and the view go in as text encoded once per snapshot
+    (the view once per seat): each connection encodes only what is its own."""
+    if snap._event_text is None:
+        snap._event_text = _dumps(snap.event)
+    text = (f'{{"type":"state","version":{snap.version},"room":{room_info_text(snap, seats)},'
+            f'"event":{snap._event_text}')
     if ref is not None:
-        message["ref"] = ref
+        text += f',"ref":{_dumps(ref)}'
     if resync is not None:
-        message["missed"] = missed
-        message["resync"] = resync
-    # The view goes in as text: it was encoded once for every connection of this seat.
-    return f'{_dumps(message)[:-1]},"view":{snap.view_text(view_seat(snap, seats))}}}'
+        text += f',"missed":{_dumps(missed)},"resync":{_dumps(resync)}'
+    return f'{text},"view":{snap.view_text(view_seat(snap, seats))}}}'

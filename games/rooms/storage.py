@@ -22,7 +22,8 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
@@ -128,17 +129,17 @@ written = WrittenRows(2000)
 # --------------------------------------------------------------------------------------------
 # Writing.
 
-def _db_values(fields: list[Field[Any, Any]], values: dict[str, Any]) -> list[Any]:
+def _db_values(db: BaseDatabaseWrapper, fields: list[Field[Any, Any]], values: dict[str, Any]) -> list[Any]:
     """The statement's parameters: each value as its column takes it. On PostgreSQL psycopg
     takes Python's values as they are (Django's conversions there return them unchanged, at a
     cost of most of the time spent here) and a JSON value goes as the text jsontext encodes (far
     faster than Django's encoder; cast to jsonb in the statement). On SQLite each field converts
     its value as the ORM does, JSON included: ``Cast(seats, TextField())`` searches
     (``service.rooms_of_user``) expect Django's text."""
-    if connection.vendor == "postgresql":
+    if db.vendor == "postgresql":
         return [jsontext.dumps(values[f.attname]) if isinstance(f, JSONField) and values[f.attname] is not None
                 else values[f.attname] for f in fields]
-    return [f.get_db_prep_save(values[f.attname], connection) for f in fields]
+    return [f.get_db_prep_save(values[f.attname], db) for f in fields]
 
 
 def _placeholders(fields: list[Field[Any, Any]], cast_json: bool) -> str:
@@ -185,19 +186,19 @@ _ONE_STATEMENT_FINISHING = (
     _CHANGE_AND_EVENT + _INSERT_FINISHED + f"SELECT {_placeholders(_FINISHED, True)} FROM event")
 
 
-def _write(params: list[list[Any]]) -> bool:
+def _write(db: BaseDatabaseWrapper, params: list[list[Any]]) -> bool:
     """Runs the change's statements (the room's UPDATE, the event's INSERT and, when given, the
     finished game's INSERT); True when the version check let them write."""
-    if connection.vendor == "postgresql":
+    if db.vendor == "postgresql":
         statement = _ONE_STATEMENT_FINISHING if len(params) == 3 else _ONE_STATEMENT
-        connection.ensure_connection()
+        db.ensure_connection()
         # Server-side binding, prepared once per connection: Django's client-side binding quoted
         # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
         # planned it again each time (bench/ws_load.py). Errors still become Django's.
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
             cursor.execute(statement, [p for part in params for p in part], prepare=True)
             return cursor.rowcount == 1
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic(), db.cursor() as cursor:
         cursor.execute(_SQLITE_STATEMENTS[0], params[0])
         if cursor.rowcount != 1:
             return False  # the room changed since it was read: nothing was written
@@ -212,14 +213,15 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
     the operators' copy of the game. Then the room is at the new version, this process keeps the
     row (``written``: its next change of the room reads nothing) and ``game_finished`` is sent
     once the transaction (the caller's, if any) has committed. False: nothing was written."""
+    db = connections[DEFAULT_DB_ALIAS]  # this thread's, looked up once (not per ``connection.x``)
     old = room.version
     values = {**{f.attname: getattr(room, f.attname) for f in _CHANGED}, "version": old + 1, "updated_at": now}
-    room_params = _db_values(_CHANGED, values)
+    room_params = _db_values(db, _CHANGED, values)
     params = [room_params + [room.pk, old],
-              _db_values(_EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
+              _db_values(db, _EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
     if finished:
-        params.append(_db_values(_FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
-    if not _write(params):
+        params.append(_db_values(db, _FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
+    if not _write(db, params):
         written.forget(room.pk)
         return False
     room.version, room.updated_at = old + 1, now
@@ -272,15 +274,15 @@ _READ_WITH_EVENT = (
 _EVENT_FIELD = RoomEvent._meta.get_field("event")
 
 
-def _fetch_one(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
+def _fetch_one(db: BaseDatabaseWrapper, statement: str, params: list[Any]) -> tuple[Any, ...] | None:
     """One row, as the database driver returns it (a JSON column as its text, on both backends:
     Django's loader on PostgreSQL)."""
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    if db.vendor == "postgresql":
+        db.ensure_connection()
+        with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
             cursor.execute(statement, params, prepare=True)
             return cursor.fetchone()
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(statement, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
         return row
@@ -290,19 +292,21 @@ Converter = Callable[[Any, Any, Any], Any]
 _conversions: dict[tuple[str, Field[Any, Any]], tuple[Any, list[Converter]]] = {}
 
 
-def _from_db(field: Field[Any, Any], value: Any) -> Any:
+def _from_db(db: BaseDatabaseWrapper, field: Field[Any, Any], value: Any) -> Any:
     """A column's value as the ORM gives it: the backend's and the field's own conversions, as
     Django's query compiler applies them (a time read from SQLite is text; a JSON text parsed).
-    Looked up once per backend and field: the cross-process read runs this for every column."""
+    Looked up once per backend and field: the cross-process read runs this for every column.
+    ``db`` is this thread's connection itself: each attribute read through Django's
+    ``connection`` proxy looks the connection up again."""
     if value is None:
         return None
-    key = (connection.vendor, field)
+    key = (db.vendor, field)
     if key not in _conversions:
         column = field.get_col(field.model._meta.db_table)
-        _conversions[key] = (column, connection.ops.get_db_converters(column) + field.get_db_converters(connection))
+        _conversions[key] = (column, db.ops.get_db_converters(column) + field.get_db_converters(db))
     column, converters = _conversions[key]
     for convert in converters:
-        value = convert(value, column, connection)
+        value = convert(value, column, db)
     return value
 
 
@@ -314,13 +318,15 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
     --spread)."""
     if "\x00" in room_id:
         raise _no_such_room()
-    row = _fetch_one(_READ_WITH_EVENT, [room_id])
+    db = connections[DEFAULT_DB_ALIAS]
+    row = _fetch_one(db, _READ_WITH_EVENT, [room_id])
     if row is None:
         raise _no_such_room()
     *values, event_text = row
     texts = {f.attname: v for f, v in zip(_ROOM, values, strict=True)
              if f.attname in _ROOM_JSON_FIELDS and v is not None}
-    room: Room = Room.from_db("default", _ROOM_FIELDS, [_from_db(f, v) for f, v in zip(_ROOM, values, strict=True)])
-    event = _from_db(_EVENT_FIELD, event_text)
+    room: Room = Room.from_db(DEFAULT_DB_ALIAS, _ROOM_FIELDS,
+                              [_from_db(db, f, v) for f, v in zip(_ROOM, values, strict=True)])
+    event = _from_db(db, _EVENT_FIELD, event_text)
     written.remember(room, texts, read=True)
     return room, event

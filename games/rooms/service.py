@@ -49,14 +49,6 @@ def invite_url(room_id: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Seats: games/rooms/seats.py.
-
-def seats_of_token(stored: list[dict[str, Any]], token_hash: str | None) -> list[int]:
-    """Seats this token holds now, in a room's stored seats (``Room.seats``)."""
-    return seats_held_by([Seat.from_json(s) for s in stored], token_hash)
-
-
-# --------------------------------------------------------------------------------------------
 # Creating rooms.
 
 SEED_LIMIT = 2 ** 63  # seeds are 63-bit, as random ones are

@@ -11,6 +11,7 @@ from django.db import connection
 from games.engines.base import GameError
 from games.models import Room, RoomEvent
 from games.rooms import changes, service, storage
+from games.rooms.seats import Seat, seats_held_by
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,4 +112,4 @@ def test_it_gives_the_last_seat_to_one_of_two_joiners(monkeypatch):
     assert len(joined) == 1 and [r.code for r in refused] == ["no_free_seat"]
     after = check_consistent(room.id)
     assert after.status == "playing" and after.version == room.version + 1
-    assert service.seats_of_token(after.seats, service.hash_token(joined[0].reply["token"])) == [1]
+    assert seats_held_by([Seat.from_json(s) for s in after.seats], service.hash_token(joined[0].reply["token"])) == [1]

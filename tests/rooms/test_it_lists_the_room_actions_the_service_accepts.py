@@ -13,6 +13,7 @@ import pytest
 from games.engines.base import GameError
 from games.models import Room
 from games.rooms import allowed, registry, service, snapshots
+from games.rooms.seats import seats_held_by
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +40,8 @@ def no_delays(settings):
 
 def held_by(room: Room, token: str | None) -> list[int]:
     """The seats a connection with this token holds, as the consumer works them out."""
-    return service.seats_of_token(room.seats, service.hash_token(token) if token else None)
+    return seats_held_by(snapshots.Snapshot(room=room, event=None).seats,
+                         service.hash_token(token) if token else None)
 
 
 def listed(room: Room, held: list[int]) -> dict:

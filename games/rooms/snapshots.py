@@ -52,9 +52,8 @@ class Snapshot:
         with a view encoded before it (most of them: the table, the scores) is encoded once per
         snapshot and shared; a value is shared only where it equals the seat's own, so each text
         holds exactly its seat's view (tests/rooms/test_it_hides_every_secret.py checks every
-        text against its view). Encoding was most of a state message's cost. Only the texts are
-        kept: the views are built once per seat and dropped (freeing a version's views when the
-        next one replaced it cost as much as building them)."""
+        text against its view). Encoding was most of a state message's cost. The snapshot keeps
+        the texts and the values it compares with; each view is built once per seat."""
         text = self._view_texts.get(seat)
         if text is None:
             parts = []

@@ -152,6 +152,11 @@ class GameState(Protocol):
     def from_json(cls, data: JSON) -> Self:
         """The state back from ``to_json``'s dict, its invariants checked (``invalid_state``)."""
 
+    def copy(self) -> Self:
+        """An independent state equal to ``from_json(to_json())``, without the round trip
+        through JSON or the checks (this state passed them): a room's next change starts from
+        a copy of the state its process wrote last (games/rooms/storage.py)."""
+
 
 class GameEngine(Protocol):
     """A game's module (``games/engines/<game>.py``), as the registry loads it."""

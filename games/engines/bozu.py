@@ -301,6 +301,10 @@ class State:
             "last": _copy_last(self.last),
         }
 
+    def copy(self) -> State:
+        return State(self.options, list(self.deck), [list(pile) for pile in self.piles], list(self.centre),
+                     self.current_player, list(self.skip), self.moves, _copy_last(self.last))
+
     @classmethod
     def from_json(cls, data: JSON) -> State:
         try:

@@ -507,6 +507,9 @@ class State:
         data["scores"] = data.pop("points")
         return _copy(data)
 
+    def copy(self) -> State:
+        return State(**_copy({item.name: getattr(self, item.name) for item in fields(self)}))
+
     @classmethod
     def from_json(cls, data: JSON) -> State:
         """The state back, refused (``invalid_state``) unless every invariant below holds."""

@@ -351,6 +351,11 @@ class TieBreak:
                 "winner": self.winner, "game_cards": list(self.game_cards),
                 "game_taken_by": list(self.game_taken_by)}
 
+    def copy(self) -> TieBreak:
+        return TieBreak(self.seed, self.round, list(self.seats), list(self.pairs),
+                        [list(r) for r in self.rounds], self.winner, list(self.game_cards),
+                        list(self.game_taken_by))
+
     @classmethod
     def from_json(cls, data: JSON) -> TieBreak:
         winner = data["winner"]
@@ -666,6 +671,13 @@ class State:
             "against": [list(row) for row in self.against],
             "tie_break": self.tie_break.to_json() if self.tie_break is not None else None,
         }
+
+    def copy(self) -> State:
+        tie = self.tie_break
+        return State(self.options, list(self.cards), list(self.taken_by), list(self.face_up), self.phase,
+                     self.turn_seat, list(self.pairs), list(self.failed), self.moves, self.turn_number,
+                     _copy_last(self.last), list(self.seen), [list(row) for row in self.against],
+                     None if tie is None else tie.copy())
 
     @classmethod
     def from_json(cls, data: JSON) -> State:

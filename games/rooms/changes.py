@@ -38,7 +38,8 @@ class Work:
 
     room: Room
     now: datetime
-    _state: Any = None  # the engine's state, decoded on first use
+    _state: Any = None  # the engine's state, decoded (or copied from ``_written``) on first use
+    _written: Any = None  # the state ``room.state`` was encoded from, when this process kept it
     _seats: list[Seat] | None = None  # the room's seats, decoded on first use
     state_changed: bool = False
     changed: bool = False
@@ -53,7 +54,8 @@ class Work:
     @property
     def state(self) -> Any:
         if self._state is None:
-            self._state = self.engine.State.from_json(self.room.state)
+            self._state = (self._written.copy() if self._written is not None
+                           else self.engine.State.from_json(self.room.state))
         return self._state
 
     @property
@@ -98,14 +100,14 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
     """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
     try:
         for attempt in range(MAX_RETRIES):
-            room = storage.written.copy(room_id) if attempt == 0 else None
-            cached = room is not None
-            room = room or storage.load(room_id)
+            kept = storage.written.copy(room_id) if attempt == 0 else None
+            cached = kept is not None
+            room, written_state = kept or (storage.load(room_id), None)
             try:
                 if expected_version is not None and room.version != expected_version:
                     raise GameError(f"The room is at version {room.version}, not "
                                     f"{expected_version}; nothing was done.", "stale_version")
-                work = Work(room=room, now=timezone.now())
+                work = Work(room=room, now=timezone.now(), _written=written_state)
                 change(work)
             except GameError as exc:
                 if cached and (not processes.this_process.alone or exc.code == "stale_version"):
@@ -117,7 +119,9 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
                 return Outcome(room, False, work.reply)
             settle(work)
             event = work.event or {"type": "room"}
-            if storage.commit(work.room, event, work.finished_record, work.now):
+            # The state the row now holds: the change's own, or the one it started from.
+            state = work.state if work.state_changed else written_state
+            if storage.commit(work.room, event, work.finished_record, work.now, state):
                 return Outcome(work.room, True, work.reply, event,
                                work.state if work.state_changed else None, work._seats)
     except DatabaseError:

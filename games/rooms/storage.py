@@ -82,45 +82,51 @@ class WrittenRows:
     never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
 
     A row is kept as its values, the JSON columns as their text: ``copy`` decodes a fresh room
-    each time, which the change may then edit freely."""
+    each time, which the change may then edit freely. A row this process wrote also keeps the
+    engine state its ``state`` column was encoded from, which nothing edits: the change is
+    handed it to start from a ``copy()`` of it (the engines' contract, games/engines/base.py)
+    instead of decoding and checking the column again."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._rows: dict[str, dict[str, Any]] = {}
+        self._rows: dict[str, tuple[dict[str, Any], Any]] = {}
         self._lock = threading.Lock()
 
-    def remember(self, room: Room, json_texts: dict[str, str], read: bool = False) -> None:
+    def remember(self, room: Room, json_texts: dict[str, str], read: bool = False, state: Any = None) -> None:
         row = {f: json_texts.get(f, getattr(room, f)) for f in _ROOM_FIELDS}
         with self._lock:
             kept = self._rows.get(room.pk)
-            if read and kept is not None and kept["version"] >= room.version:
+            if read and kept is not None and kept[0]["version"] >= room.version:
                 return  # another thread wrote a newer row since this one was read
             self._rows.pop(room.pk, None)
-            self._rows[room.pk] = row
+            self._rows[room.pk] = (row, state)
             if len(self._rows) > self.size:
                 del self._rows[next(iter(self._rows))]
 
     def note_version(self, room_id: str, version: int) -> None:
         """This process saw ``version`` of the room (another process wrote it): forget older copies."""
         with self._lock:
-            row = self._rows.get(room_id)
-            if row is not None and row["version"] < version:
+            kept = self._rows.get(room_id)
+            if kept is not None and kept[0]["version"] < version:
                 del self._rows[room_id]
 
     def forget(self, room_id: str) -> None:
         with self._lock:
             self._rows.pop(room_id, None)
 
-    def copy(self, room_id: str) -> Room | None:
+    def copy(self, room_id: str) -> tuple[Room, Any] | None:
+        """A fresh room of the kept row, and the engine state its ``state`` column was encoded
+        from (None: not kept), which the caller must not edit."""
         with self._lock:
-            row = self._rows.get(room_id)
-        if row is None:
+            kept = self._rows.get(room_id)
+        if kept is None:
             return None
+        row, state = kept
         # from_db (Django's documented way to make an instance of a row read from the database):
         # the values in field order, which Model.__init__ takes far faster than by name.
         room: Room = Room.from_db("default", _ROOM_FIELDS, [
             json.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v for f, v in row.items()])
-        return room
+        return room, state
 
 
 written = WrittenRows(2000)
@@ -207,12 +213,15 @@ def _write(db: BaseDatabaseWrapper, params: list[list[Any]]) -> bool:
     return True
 
 
-def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime) -> bool:
+def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,
+           state: Any = None) -> bool:
     """Writes the change made to ``room`` if its row is still at the version it was read at, with
     ``event`` as the new version's event and, when ``finished`` (the ``game_finished`` record),
     the operators' copy of the game. Then the room is at the new version, this process keeps the
-    row (``written``: its next change of the room reads nothing) and ``game_finished`` is sent
-    once the transaction (the caller's, if any) has committed. False: nothing was written."""
+    row (``written``: its next change of the room reads nothing) with ``state``, the engine
+    state ``room.state`` holds (if the caller has it; nothing may edit it from now on), and
+    ``game_finished`` is sent once the transaction (the caller's, if any) has committed.
+    False: nothing was written."""
     db = connections[DEFAULT_DB_ALIAS]  # this thread's, looked up once (not per ``connection.x``)
     old = room.version
     values = {**{f.attname: getattr(room, f.attname) for f in _CHANGED}, "version": old + 1, "updated_at": now}
@@ -227,7 +236,7 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
     room.version, room.updated_at = old + 1, now
     # The JSON parameters are the columns' texts on either backend: the copy keeps them.
     written.remember(room, {f.attname: p for f, p in zip(_CHANGED, room_params, strict=True)
-                            if isinstance(f, JSONField) and p is not None})
+                            if isinstance(f, JSONField) and p is not None}, state=state)
     if finished:
         # At once in autocommit (the common case); after the commit inside a caller's transaction.
         transaction.on_commit(lambda: game_finished.send(sender=Room, record=finished))

@@ -48,11 +48,14 @@ def test_it_shows_the_session_standings_after_two_games(site, pages):
     # The game's own result stays a single game's: its scores add up to 24 cards.
     own = page.locator("#result table.ranking").first.locator("tbody tr td:last-child").all_inner_texts()
     assert sum(map(int, own)) == 24
-    # A new session starts the totals again.
+    # A new session starts the totals again: no game won, and only the pairs of the game now
+    # played (the CPU may take one at once), where the two games before made 12 pairs each.
     page.locator("#result [data-room-act=new-session]").click()
     wait_until(page, "document.getElementById('room').dataset.status === 'playing'")
-    wait_until(page, "[...document.querySelectorAll('#seats .seat-session')]"
-                     ".every(e => e.textContent.startsWith('0 pairs'))")
+    wait_until(page, "(() => { const lines = [...document.querySelectorAll('#seats .seat-session')]"
+                     ".map(e => e.textContent); return lines.length === 2"
+                     " && lines.every(line => line.endsWith(' 0 games won'))"
+                     " && lines.reduce((pairs, line) => pairs + parseInt(line, 10), 0) < 12; })()")
 
 
 def secret_state(site):

@@ -144,10 +144,10 @@ def test_it_plays_random_games_to_the_end_keeping_the_contract(game, players, se
     for state, choice in playout(game, players, seed):
         steps += 1
         assert state.players == players and state.moves >= 0
-        # The JSON round trip is exact: same JSON, same views.
-        again = copy_of(engine, state)
-        assert again.to_json() == state.to_json()
-        assert all(again.view(seat) == state.view(seat) for seat in seats_of(state))
+        # The JSON round trip and copy() are exact: same JSON, same views.
+        for again in (copy_of(engine, state), state.copy()):
+            assert again is not state and again.to_json() == state.to_json()
+            assert all(again.view(seat) == state.view(seat) for seat in seats_of(state))
         if steps == 1:
             # The deal hides cards from everyone, so the view checks below can fail.
             assert all(state.hidden_cards(seat) for seat in seats_of(state))
@@ -178,21 +178,29 @@ def check_views(engine, state):
 
 
 def check_every_legal_action_is_accepted(engine, state):
+    """Each legal action changes the state, played on a state read from JSON and on a
+    ``copy()`` alike; neither trial touches the stored data or the state copied."""
     # One stored copy serves every trial: from_json must not share its lists with the data.
     data = json.loads(json.dumps(state.to_json()))
+    before = state.to_json()
     for seat in seats_of(state):
         for action in state.legal_actions(seat):
-            trial = engine.State.from_json(data)
+            trial, copied = engine.State.from_json(data), state.copy()
             trial.apply(seat, action)
-            assert trial.to_json() != state.to_json(), (seat, action)
+            copied.apply(seat, action)
+            assert trial.to_json() != before, (seat, action)
+            assert copied.to_json() == trial.to_json(), (seat, action)
+            assert all(copied.view(s) == trial.view(s) for s in seats_of(state))
     if state.pending_automatic():
-        trial = copy_of(engine, state)
+        trial, copied = copy_of(engine, state), state.copy()
         trial.apply_automatic()
-        assert trial.to_json() != state.to_json()
+        copied.apply_automatic()
+        assert trial.to_json() != before and copied.to_json() == trial.to_json()
     else:
         with pytest.raises(IllegalAction) as error:
             state.apply_automatic()
         assert error.value.code == "no_automatic_step"
+    assert state.to_json() == before
 
 
 def check_illegal_actions_are_refused(state, other_games):

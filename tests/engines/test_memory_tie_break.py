@@ -150,6 +150,21 @@ def test_it_replays_exactly_and_survives_json_in_the_middle_of_a_round():
     assert again.result() == a.result()
 
 
+def test_it_copies_a_game_through_its_rounds_as_json_would():
+    # A room's next change starts from copy() of the state it wrote (games/rooms/storage.py):
+    # a copy taken at any step plays on exactly as the state read back from JSON.
+    state = tied_game()
+    while not state.is_over:
+        copied, read = state.copy(), memory.State.from_json(state.to_json())
+        assert copied.to_json() == read.to_json() and copied.grid.rows == read.grid.rows
+        before = state.to_json()
+        for trial in (copied, read):
+            miss_if_it_can(trial) if trial.current_player == 0 else take_pair(trial)
+        assert copied.to_json() == read.to_json() and state.to_json() == before
+        miss_if_it_can(state) if state.current_player == 0 else take_pair(state)
+    assert state.tie_break.winner is not None and state.copy().result() == state.result()
+
+
 def test_it_counts_a_pair_against_the_player_who_turned_up_its_card():
     state = memory.new_game({"players": 2, "cards": 24}, 5)
     seat = state.current_player

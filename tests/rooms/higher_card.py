@@ -106,6 +106,9 @@ class State:
     def to_json(self) -> dict:
         return {"options": self.options.to_json(), "cards": self.cards, "shown": self.shown}
 
+    def copy(self) -> State:
+        return State(self.options, list(self.cards), list(self.shown))
+
     @classmethod
     def from_json(cls, data: dict) -> State:
         try:

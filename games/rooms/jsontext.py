@@ -1,18 +1,32 @@
-"""The rooms' JSON texts (views, state messages, the room row's JSON columns), encoded by orjson.
+"""The rooms' JSON texts (views, state messages, the room row's JSON columns on PostgreSQL),
+encoded and the columns decoded by orjson.
 
-Encoding the views of a 52-card Memory room key by key (as snapshots.py does) took the
-standard library's encoder twice the CPU it takes here, and a whole view 20 times orjson's;
-encoding was a large part of each action's CPU in bench/ws_load.py. The text is the
-standard library's compact text byte for byte: ``json.dumps(value, separators=(",", ":"))``
-(tests/rooms/test_it_encodes_views_as_before.py compares them on every game's views). Where
-the two would differ, the standard library's text is used: orjson writes non-ASCII characters
-as UTF-8 where ``json`` escapes them (``\\u00e9``), refuses integers beyond 64 bits, and writes
-some floats otherwise (``0.00001`` for ``1e-05``, ``1e16`` for ``1e+16``). So a text with a
-float in it (a digit followed by ``.`` or ``e``; a string that looks so costs the same, nothing
-more) is encoded again by ``json``: views hold none, the engines count in integers. That search
-maps every byte to one of three classes and looks for a digit before ``.``/``e`` in the result:
-four times faster than a regular expression on a 5 KB view, where the expression had cost more
-than orjson's encoding.
+``dumps`` writes orjson's text, which decodes to the values the standard library's text of the
+same value decodes to, not byte for byte the same: orjson writes non-ASCII characters as UTF-8
+where ``json`` escapes them (``\\u00e9``), and its shortest float that reads back as the same
+float (``1e16`` for ``1e+16``). The standard library's encoder writes only what orjson refuses:
+an integer beyond 64 bits, a string with a lone surrogate (a client's ``id`` may hold one).
+One difference in meaning: orjson writes NaN and the infinities as ``null``, where ``json``
+writes ``NaN``, which is not JSON (a browser's ``JSON.parse`` and PostgreSQL's jsonb refuse
+it); the engines count in integers. tests/rooms/test_it_encodes_views_as_before.py decodes
+every view of whole games, and the values where the encoders differ, both ways.
+
+Encoding views key by key with the standard library was a large part of each action's CPU in
+bench/ws_load.py. Before this, ``dumps`` kept the standard library's bytes by searching every
+text orjson wrote for a non-ASCII byte or a digit followed by ``.`` or ``e`` and encoding it
+again with ``json`` where it found one: that search cost three times orjson's encoding of a
+52-card view, and a seat's token digest in hex (``...3e...``), a time in ISO text (``...38.123``)
+and many room ids looked like floats to it, so the seats, the room's members and most columns
+went through ``json`` anyway.
+PostgreSQL keeps a jsonb column's value, not its text, and the SQLite backend writes its
+columns through Django's own encoder (games/rooms/storage.py), so nothing needed those bytes.
+
+Decoding the row's JSON columns (each change of a room starts from its kept row's texts, and a
+process reads another's change as text) took the standard library's decoder three times
+orjson's CPU (5% of a server process's interpreter time in bench/ws_load.py). orjson gives the
+same values but for one case: an integer beyond 64 bits, which it turns into a float without a
+word. So a text with 19 digits in a row (such an integer needs at least 19, and so may a string)
+is decoded by ``json``, as is a text orjson refuses (a lone surrogate's escape, ``NaN``).
 """
 from __future__ import annotations
 
@@ -22,19 +36,25 @@ from typing import Any
 import orjson
 
 _standard = json.JSONEncoder(separators=(",", ":")).encode
-# Digits -> "0", ".eE" -> ".", every other byte -> " ": a float's text holds "0." afterwards.
-_CLASSES = bytes(ord("0") if chr(i) in "0123456789" else ord(".") if chr(i) in ".eE" else ord(" ")
-                 for i in range(256))
 
 
 def dumps(value: Any) -> str:
     try:
-        data = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a lone surrogate
         return _standard(value)
-    if data.isascii() and b"0." not in data.translate(_CLASSES):
-        return data.decode()
-    return _standard(value)
 
 
-loads = orjson.loads
+# Digits -> "0", every other byte -> " ": an integer orjson might not keep exact holds "0" * 19.
+_DIGITS = bytes(ord("0") if chr(i) in "0123456789" else ord(" ") for i in range(256))
+_LONG_NUMBER = b"0" * 19
+
+
+def loads(text: str | bytes) -> Any:
+    data = text.encode() if isinstance(text, str) else text
+    if _LONG_NUMBER not in data.translate(_DIGITS):
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass  # what only the standard library reads: a lone surrogate's escape, NaN
+    return json.loads(data)

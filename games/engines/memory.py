@@ -277,6 +277,11 @@ class Grid:
                      for row, column in map(self.place, range(self.count)))
 
     @cached_property
+    def cells(self) -> tuple[tuple[str, int, int], ...]:
+        """(name, row, column) of each position, for the views' layout."""
+        return tuple((name, *self.place(i)) for i, name in enumerate(self.names))
+
+    @cached_property
     def flips(self) -> tuple[JSON, ...]:
         """The flip action of each position (callers copy before changing one)."""
         return tuple({"type": "flip", "pos": name} for name in self.names)
@@ -609,20 +614,18 @@ class State:
     def view(self, seat: int | None) -> JSON:
         """What anyone may see: face-up and taken cards, never a face-down identity."""
         require_viewer(seat, self.players)
+        # One dict literal per card, from the grid's table of cells: building each entry and
+        # then updating it was most of a view's cost (2-4 views are built per change).
         layout = []
         up = set(self.face_up)
-        names, columns = self.grid.names, self.grid.columns
-        for index, card in enumerate(self.cards):
-            row, column = divmod(index, columns)
-            entry = {"pos": names[index], "row": row, "column": column}
-            taker = self.taken_by[index]
+        for index, ((pos, row, column), card, taker) in enumerate(
+                zip(self.grid.cells, self.cards, self.taken_by, strict=True)):
             if taker is not None:
-                entry.update(state="taken", card=card, by=taker)
+                layout.append({"pos": pos, "row": row, "column": column, "state": "taken", "card": card, "by": taker})
             elif index in up:
-                entry.update(state="up", card=card)
+                layout.append({"pos": pos, "row": row, "column": column, "state": "up", "card": card})
             else:
-                entry["state"] = "down"
-            layout.append(entry)
+                layout.append({"pos": pos, "row": row, "column": column, "state": "down"})
         return {
             "game": GAME,
             "players": self.players,

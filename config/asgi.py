@@ -7,11 +7,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()  # before importing anything that touches models
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.autobahn_debug import defer_debug_formatting  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.websocket_auth import websocket_auth  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
 from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 
@@ -19,11 +20,13 @@ from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 # any flags, `manage.py serve`, `runserver`) imports this module before it builds its server, so
 # the log gets no client address, room id or token, whatever --access-log says.
 keep_server_logs_anonymous()
+# Autobahn's debug lines are formatted only when written, not for every frame (3% of the CPU).
+defer_debug_formatting()
 
 # with_scheduler: every server process runs the rooms' timed steps (games/rooms/scheduler.py).
 application = with_scheduler(ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": AllowedHostsOriginValidator(websocket_auth(URLRouter(websocket_urlpatterns))),
 }))
 start_when_reactor_runs()
 

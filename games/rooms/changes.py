@@ -89,8 +89,9 @@ class Outcome:
     changed: bool
     reply: dict[str, Any]
     event: dict[str, Any] | None = None
-    # The engine state the change left, when it changed the state (``room.state`` was encoded
-    # from it): the process's snapshot starts from it instead of decoding room.state again.
+    # The engine state ``room.state`` holds, when this process has it (the change's own, or the
+    # kept one it started from): the process's snapshot starts from it instead of decoding
+    # room.state again. Nothing may edit it.
     state: object = None
     # Likewise the seats, when the change decoded them (``room.seats`` was encoded from them).
     seats: list[Seat] | None = None
@@ -122,8 +123,7 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
             # The state the row now holds: the change's own, or the one it started from.
             state = work.state if work.state_changed else written_state
             if storage.commit(work.room, event, work.finished_record, work.now, state):
-                return Outcome(work.room, True, work.reply, event,
-                               work.state if work.state_changed else None, work._seats)
+                return Outcome(work.room, True, work.reply, event, state, work._seats)
     except DatabaseError:
         log.exception("database error while changing a room")
         raise GameError("The server cannot save right now; try again.", "unavailable") from None

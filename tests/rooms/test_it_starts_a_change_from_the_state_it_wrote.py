@@ -90,3 +90,16 @@ def test_it_ends_a_game_in_the_rows_it_would_write_decoding_every_change(setting
         return rows
 
     assert play(21, decode=False) == play(21, decode=True)
+
+
+def test_it_hands_on_the_kept_state_when_a_change_leaves_the_state_as_it_was(settings, monkeypatch):
+    """A change of the seats alone (a connection gone) leaves the row's state: the outcome, and
+    so the process's snapshot, has the kept state and decodes nothing."""
+    room = new_room(settings, seed=13)
+    next_change(room, random.Random(1))()
+    kept = kept_state(room.id)
+    monkeypatch.setattr(memory.State, "from_json", classmethod(lambda cls, data: pytest.fail("decoded")))
+    outcome = service.disconnect(room.id, [0])
+    assert outcome.changed and outcome.event["type"] != "move"
+    assert outcome.state is kept is kept_state(room.id)
+    assert kept.to_json() == Room.objects.get(pk=room.id).state

@@ -229,6 +229,13 @@ def deck(options: Options) -> list[str]:
     return cards + ([JOKER, JOKER] if options.jokers else [])
 
 
+@cache
+def _sorted_deck(options: Options) -> list[str]:
+    """The deck in sorted order, which ``State.from_json`` compares a stored game's cards with
+    (callers must not change it)."""
+    return sorted(deck(options))
+
+
 def is_red(card: str) -> bool:
     return card[-1] in RED_SUITS
 
@@ -711,8 +718,18 @@ class State:
         except (KeyError, TypeError, ValueError, AttributeError, InvalidOptions) as exc:
             raise InvalidState(f"Not a valid Memory state: {exc}") from exc
         players = options.players
+
+        def pairs_taken() -> list[int]:
+            """Per seat, the pairs its cards of the game are worth (a taker out of range counts
+            for nobody: the pairs check then fails)."""
+            taken = [0] * players
+            for card, seat in zip(game_cards, game_taken_by, strict=True):
+                if seat is not None and 0 <= seat < players:
+                    taken[seat] += pair_value(card)
+            return taken
+
         checks = (
-            (lambda: sorted(game_cards) == sorted(deck(options)), "the cards are not this deck"),
+            (lambda: sorted(game_cards) == _sorted_deck(options), "the cards are not this deck"),
             (lambda: (tie_break is None) == (not options.tie_break or players == 1),
              "a tie-break goes with the option"),
             (lambda: tie_break is None or not tie_break.playing or (
@@ -735,10 +752,7 @@ class State:
              "face-up cards must be distinct cards on the table"),
             (lambda: (phase == OVER) == all(s is not None for s in taken_by),
              "the game ends exactly when the table is empty"),
-            (lambda: all(2 * pairs[seat] == sum(pair_value(c) for c, s in zip(game_cards, game_taken_by, strict=True)
-                                                if s == seat)
-                         for seat in range(players)),
-             "the pairs must be those of the cards taken"),
+            (lambda: [2 * p for p in pairs] == pairs_taken(), "the pairs must be those of the cards taken"),
         )
         for check, problem in checks:  # in order: a later check relies on the earlier ones
             if not check():

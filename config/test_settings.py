@@ -38,7 +38,7 @@ TEST_BACKEND = _choice
 os.environ["ROOMS_PER_ADDRESS"] = os.environ["ROOMS_PER_ACCOUNT"] = "1000000/minute"
 
 from .settings import *  # noqa: E402,F401,F403
-from .settings import DATABASES  # noqa: E402  (named: it is changed below)
+from .settings import CACHES, DATABASES  # noqa: E402  (named: they are changed below)
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests
 
@@ -46,3 +46,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sig
 # their own test database name.
 DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ.get(
     "TEST_DATABASE_NAME", DATABASES["default"].get("TEST", {}).get("NAME"))
+
+# `make test` runs the suite in several pytest-xdist workers, which share the machine's Redis:
+# each keeps its cache entries (sign-in counts, the cached leaderboard) under a prefix of its own.
+# The test database already gets the worker's name as a suffix from pytest-django.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    CACHES["default"]["KEY_PREFIX"] = os.environ["PYTEST_XDIST_WORKER"]

@@ -13,6 +13,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from config.autobahn_debug import defer_debug_formatting  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket_auth import websocket_auth  # noqa: E402
+from config.write_through import send_without_waiting  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
 from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 
@@ -22,6 +23,8 @@ from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 keep_server_logs_anonymous()
 # Autobahn's debug lines are formatted only when written, not for every frame (3% of the CPU).
 defer_debug_formatting()
+# A frame goes to the socket at once when nothing is waiting, not on the loop's next turn.
+send_without_waiting()
 
 # with_scheduler: every server process runs the rooms' timed steps (games/rooms/scheduler.py).
 application = with_scheduler(ProtocolTypeRouter({

@@ -1,34 +1,16 @@
 """config/write_through.py: a connection Daphne accepted sends a frame at once when nothing is
 waiting, and otherwise leaves the frame to Twisted's buffer, in order, as before. Real sockets
-(a connected pair); the reactor is a stand-in that records which sockets wait to write."""
+(a connected pair); the reactor is Twisted's own stand-in, which records which sockets wait
+to write."""
 import socket
 
 import pytest
 from twisted.internet import main, tcp
 from twisted.internet.protocol import Protocol
+from twisted.internet.testing import MemoryReactorClock
 
 import config.asgi  # noqa: F401  (what every start of the server imports)
 from config.write_through import write
-
-
-class Reactor:
-    def __init__(self):
-        self.readers, self.writers, self.later = set(), set(), []
-
-    def addReader(self, reader):
-        self.readers.add(reader)
-
-    def removeReader(self, reader):
-        self.readers.discard(reader)
-
-    def addWriter(self, writer):
-        self.writers.add(writer)
-
-    def removeWriter(self, writer):
-        self.writers.discard(writer)
-
-    def callLater(self, delay, function, *args):
-        self.later.append((function, args))
 
 
 class Producer:
@@ -48,7 +30,7 @@ class Producer:
 @pytest.fixture
 def pair():
     ours, theirs = socket.socketpair()
-    reactor = Reactor()
+    reactor = MemoryReactorClock()  # records the readers and writers it is given
     connection = tcp.Server(ours, Protocol(), ("127.0.0.1", 40000), None, 1, reactor)
     theirs.setblocking(False)
     yield connection, theirs, reactor

@@ -18,7 +18,7 @@ def test_it_plays_a_gin_hand_to_a_knock_or_gin_with_both_hands_shown(site, pages
     assert page.locator("#gin-score").inner_text().startswith("Red 0 – 0 Green")
     player = GinPlayer(page, frames, use_table=True)
     outcome = None
-    for step in range(3000):  # a step is a move or a 20 ms wait; a loaded machine waits more
+    for step in range(9000):  # a step is a move or a 20 ms wait; a loaded machine (two test workers) waits more
         view = last_view(frames)
         if view["phase"] == "hand_over" and view["last_hand"]["outcome"] != "dead":
             outcome = view["last_hand"]["outcome"]

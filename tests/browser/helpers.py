@@ -30,6 +30,18 @@ def start_from_menu(page, site, game: str, mode: str, options: dict | None = Non
     return page.url.rsplit("/", 1)[1]
 
 
+def for_up_to(seconds: float):
+    """Numbers the steps of a play loop until ``seconds`` have passed. Play loops are bounded in
+    time, not in steps: a step is a move or a short wait for the CPU, and a loaded machine (two
+    test workers) takes more waits per move. The loop's own assertion after it says what did not
+    happen in time."""
+    deadline = time.monotonic() + seconds
+    step = 0
+    while time.monotonic() < deadline:
+        yield step
+        step += 1
+
+
 def wait_until(page, expression: str, timeout: float = 15.0):
     """Waits until the JavaScript expression is truthy in the page. Not page.wait_for_function:
     Playwright runs that predicate through the page's eval(), which the site's

@@ -2,7 +2,7 @@
 a screen reader would, and remembers every card it has seen face up."""
 from __future__ import annotations
 
-from tests.browser.helpers import status, version, wait_version_after
+from tests.browser.helpers import for_up_to, status, version, wait_version_after
 
 CELLS_JS = """els => els.map(e => ({pos: e.dataset.pos, row: +e.dataset.row, col: +e.dataset.column,
     state: [...e.classList].find(c => c.startsWith('state-')).slice(6), text: e.textContent,
@@ -52,7 +52,7 @@ class Memory:
 def play_my_flips(page):
     """Plays the page's seat (the CPU plays the others) until the game is finished."""
     player = Memory()
-    for _ in range(400):
+    for _ in for_up_to(180):
         if status(page) == "finished":
             return
         cells = read_cells(page)

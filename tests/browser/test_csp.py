@@ -17,6 +17,7 @@ from tests.browser.gin_play import GinPlayer, last_view
 from tests.browser.helpers import (
     clipboard_text,
     flip_bozu_until_finished,
+    for_up_to,
     record_frames,
     start_from_menu,
     status,
@@ -123,7 +124,7 @@ def test_the_browser_enforces_the_policy_and_reports_what_it_refuses(site, watch
     assert directives == ["script-src-elem", "style-src-attr"]
     # The same reports reach this test through the binding, and Chromium says each refusal in
     # the console too: the other tests count on both.
-    for _ in range(100):
+    for _ in for_up_to(10):
         reports = [c for c in watched.complaints if c.startswith("violation: ")]
         said = [c for c in watched.complaints
                 if c.startswith("console error: ") and "violates the following Content Security Policy" in c]
@@ -188,7 +189,7 @@ def test_it_plays_a_gin_game_against_the_cpu_without_a_violation(site, watched):
     frames = record_frames(page)
     start_from_menu(page, site, "gin", "cpu", {"target": 10}, level="easy")
     player = GinPlayer(page, frames, use_table=True)
-    for _ in range(3000):
+    for _ in for_up_to(300):
         if status(page) == "finished":
             break
         if not player.act():

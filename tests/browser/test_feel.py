@@ -12,7 +12,15 @@ from django.utils import translation
 
 from games.engines import gin
 from games.engines.gin_melds import CARDS
-from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_until, wait_version_after
+from tests.browser.helpers import (
+    for_up_to,
+    record_frames,
+    start_from_menu,
+    status,
+    version,
+    wait_until,
+    wait_version_after,
+)
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -74,9 +82,9 @@ def flip_once(page, player: Memory) -> bool:
     return True
 
 
-def play_until(page, done, limit: int = 400) -> None:
+def play_until(page, done, seconds: float = 180) -> None:
     player = Memory()
-    for _ in range(limit):
+    for _ in for_up_to(seconds):
         if done() or status(page) == "finished":
             return
         flip_once(page, player)

@@ -4,7 +4,7 @@ import pytest
 
 from tests.browser.conftest import screenshot
 from tests.browser.gin_play import GinPlayer, last_view
-from tests.browser.helpers import record_frames, start_from_menu, status, wait_until
+from tests.browser.helpers import for_up_to, record_frames, start_from_menu, status, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +18,7 @@ def test_it_plays_a_gin_hand_to_a_knock_or_gin_with_both_hands_shown(site, pages
     assert page.locator("#gin-score").inner_text().startswith("Red 0 – 0 Green")
     player = GinPlayer(page, frames, use_table=True)
     outcome = None
-    for step in range(9000):  # a step is a move or a 20 ms wait; a loaded machine (two test workers) waits more
+    for step in for_up_to(300):
         view = last_view(frames)
         if view["phase"] == "hand_over" and view["last_hand"]["outcome"] != "dead":
             outcome = view["last_hand"]["outcome"]
@@ -43,7 +43,7 @@ def test_it_plays_a_whole_gin_game_to_100(site, pages):
     frames = record_frames(page)
     start_from_menu(page, site, "gin", "cpu", {"target": 100}, level="easy")
     player = GinPlayer(page, frames, use_table=False)
-    for _ in range(5000):
+    for _ in for_up_to(600):
         if status(page) == "finished":
             break
         if not player.act():

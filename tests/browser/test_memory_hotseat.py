@@ -2,7 +2,7 @@
 cards on the 3D table; the current player's name is framed and the turn goes round."""
 import pytest
 
-from tests.browser.helpers import start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import for_up_to, start_from_menu, status, version, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -18,7 +18,7 @@ def test_it_plays_a_three_player_memory_game_on_one_device(site, pages):
 
     player = Memory()
     framed_seats = set()
-    for _ in range(400):
+    for _ in for_up_to(180):
         if status(page) == "finished":
             break
         cells = read_cells(page)

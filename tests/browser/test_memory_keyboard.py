@@ -3,7 +3,7 @@ Tab to the card grid, arrow keys to move, Enter or Space to flip."""
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import for_up_to, record_frames, start_from_menu, status, version, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -41,7 +41,7 @@ def test_it_plays_a_memory_game_against_the_cpu_with_the_keyboard_only(site, pag
 
     player = Memory()
     flips = keys_used = 0
-    for _ in range(2000):
+    for _ in for_up_to(180):
         if status(page) == "finished":
             break
         cells = read_cells(page)

@@ -7,7 +7,7 @@ import pytest
 
 from games.engines import memory
 from tests.browser.engine_views import open_room_page, render_view
-from tests.browser.helpers import start_from_menu, status, version, wait_version_after
+from tests.browser.helpers import for_up_to, start_from_menu, status, version, wait_version_after
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -114,7 +114,7 @@ def test_it_says_how_play_again_and_a_new_game_differ(site, pages):
     page = pages.new()
     start_from_menu(page, site, "memory", "solo", {"cards": 24})
     player = Memory()
-    for _ in range(500):
+    for _ in for_up_to(180):
         if status(page) == "finished":
             break
         cells = read_cells(page)

@@ -6,7 +6,15 @@ import re
 import pytest
 
 from tests.browser.gin_play import GinPlayer, last_view
-from tests.browser.helpers import record_frames, start_from_menu, status, version, wait_until, wait_version_after
+from tests.browser.helpers import (
+    for_up_to,
+    record_frames,
+    start_from_menu,
+    status,
+    version,
+    wait_until,
+    wait_version_after,
+)
 from tests.browser.memory_play import Memory, read_cells
 
 pytestmark = pytest.mark.browser
@@ -34,7 +42,7 @@ def test_it_never_sends_a_face_down_memory_card(site, pages):
     frames = record_frames(page)
     start_from_menu(page, site, "memory", "cpu", {"cards": 24, "players": 3}, level="hard")
     player = Memory()
-    for _ in range(1500):
+    for _ in for_up_to(240):
         if status(page) == "finished":
             break
         cells = read_cells(page)
@@ -71,7 +79,7 @@ def test_it_never_sends_the_opponents_gin_hand_or_the_stock(site, pages):
     player = GinPlayer(page, frames, use_table=False)
     # Hands are played until more than five frames of play have been checked: a CPU dealt a
     # hand it can knock with at once ends its hand after three.
-    for _ in range(1200):
+    for _ in for_up_to(300):
         view = last_view(frames)
         if view["phase"] == "over" or (view["phase"] == "hand_over" and len(frames_of_play(frames)) > 5):
             break

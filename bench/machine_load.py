@@ -4,6 +4,7 @@ read from /proc; PostgreSQL's commits in the bench database and the WAL it wrote
 taken at both ends of the run's window and subtracted."""
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from rooms_stack import ADMIN_URL, cpu_seconds
@@ -60,9 +61,17 @@ def total_cpu(pids: list[int]) -> dict[int, float]:
     return seconds
 
 
-def used(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU seconds used between two ``total_cpu`` readings by the processes alive at both."""
-    return sum(after[pid] - before[pid] for pid in before if pid in after)
+def used(readings: list[dict[int, float]]) -> float:
+    """CPU seconds used over a window read by ``total_cpu`` at its start, every so often within
+    it and at its end: each process's growth from one reading to the next, and all the CPU of a
+    process first listed within the window (born then: a database connection opened anew, an
+    autovacuum worker). A process that ends within the window loses only what it used after the
+    last reading that listed it: the rooms' database connections are replaced every
+    CONN_MAX_AGE (60 s), and two readings alone counted nothing of a replaced one."""
+    total = 0.0
+    for before, after in pairwise(readings):
+        total += sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+    return total
 
 
 def postgres_writes(database: str) -> tuple[int, int, int]:
@@ -91,7 +100,14 @@ def statements(database: str) -> dict[int, tuple[str, int, float]] | None:
             "SELECT queryid, query, calls, total_plan_time + total_exec_time FROM pg_stat_statements s "
             "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s AND queryid IS NOT NULL",
             (database,)).fetchall()
-    return {queryid: (query, calls, ms) for queryid, query, calls, ms in rows}
+    # One statement may have several rows (one per user, and per nesting: a statement run at
+    # the top level and inside a function): each query id's rows are added up, or the row read
+    # last would stand for all of them and the dearest statement could drop out of the list.
+    spent: dict[int, tuple[str, int, float]] = {}
+    for queryid, query, calls, ms in rows:
+        _, calls_so_far, ms_so_far = spent.get(queryid, (query, 0, 0.0))
+        spent[queryid] = (query, calls_so_far + calls, ms_so_far + ms)
+    return spent
 
 
 def statements_spent(before: dict | None, after: dict | None) -> list[tuple[str, int, float]]:

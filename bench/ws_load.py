@@ -315,23 +315,32 @@ class Machine:
                        "HAProxy": [balancer_pid] if balancer_pid else []}
 
     def read(self) -> dict:
-        # The database's backends are listed again at each reading: a server process opens its
-        # ROOMS_DB_THREADS connections as they are first needed, after this object was made
-        # (listing them once undercounted PostgreSQL in runs with more than one thread).
-        if self.database:
-            self.groups["PostgreSQL"] = postgres_pids(self.database)
         return {"servers": [cpu_seconds(p) for p in self.server_pids],
                 "writes": postgres_writes(self.database) if self.database else (0, 0, 0),
                 "statements": statements(self.database) if self.database else None,
-                **{name: total_cpu(pids) for name, pids in self.groups.items() if pids}}
+                **self.read_services()}
+
+    def read_services(self) -> dict[str, dict[int, float]]:
+        """Each service's processes' CPU seconds. The database's backends are listed again at
+        each reading: a server process opens its ROOMS_DB_THREADS connections as they are first
+        needed, after this object was made, and replaces each every CONN_MAX_AGE."""
+        if self.database:
+            self.groups["PostgreSQL"] = postgres_pids(self.database)
+        return {name: total_cpu(pids) for name, pids in self.groups.items() if pids}
 
     @staticmethod
-    def spent(before: dict, after: dict) -> dict:
+    def spent(before: dict, during: list[dict], after: dict) -> dict:
+        """What the window between ``before`` and ``after`` (full readings) cost, with the
+        services' readings ``during`` it."""
+        services = [before, *during, after]
         return {"servers": [b - a for a, b in zip(before["servers"], after["servers"], strict=True)],
                 "writes": tuple(b - a for a, b in zip(before["writes"], after["writes"], strict=True)),
                 "statements": statements_spent(before["statements"], after["statements"]),
-                **{name: used(before[name], after[name]) for name in before
+                **{name: used([reading.get(name, {}) for reading in services]) for name in before
                    if name not in ("servers", "writes", "statements")}}
+
+
+READ_EVERY = 1.0  # seconds between readings of the services' CPU within a window
 
 
 def run_phase(workers, machine: Machine, warmup: float, seconds: float):
@@ -342,10 +351,14 @@ def run_phase(workers, machine: Machine, warmup: float, seconds: float):
         pipe.send((start_at, stop_at))
     time.sleep(max(0.0, start_at - time.monotonic()))
     before = machine.read()
+    during = []
+    while time.monotonic() < stop_at - READ_EVERY:
+        time.sleep(READ_EVERY)
+        during.append(machine.read_services())
     time.sleep(max(0.0, stop_at - time.monotonic()))
     after = machine.read()
     results = [pipe.recv() for pipe, _ in workers]
-    return seconds, Machine.spent(before, after), results
+    return seconds, Machine.spent(before, during, after), results
 
 
 def report(title: str, wall: float, spent: dict, results: list, pids: list[int]) -> dict:

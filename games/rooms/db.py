@@ -13,13 +13,17 @@ from config.env import env_int
 
 
 def thread_count() -> int:
-    # One by default. SQLite takes one writer at a time, so more threads would only wait on
-    # its lock; on PostgreSQL, more threads made the 500-client run of bench/ws_load.py slower
-    # (p99 114 ms with two, 89 with one, on the 2-core machine): each adds Python work that
-    # takes the interpreter lock from the event loop. Raise it where the database is far.
+    # SQLite takes one writer at a time, so more threads would only wait on its lock. On
+    # PostgreSQL two by default: a change waits for its commit's round trip and WAL flush, and
+    # with one thread every change of the process queued behind the one before. At 1,000 clients
+    # on the 2-core machine that one thread was busy 65-95% of the time and its queue made the
+    # latency tail (waits p99 25-570 ms, bench/ws_load.py p99 176-1,405 ms; with two threads
+    # 36-281 ms in runs alternated with them). More threads also take the interpreter lock from
+    # the event loop more often: four were no better than two there, and better where several
+    # processes share a busy PostgreSQL (README, "Performance and reliability").
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         return 1
-    return env_int("ROOMS_DB_THREADS", 1)
+    return env_int("ROOMS_DB_THREADS", 2)
 
 
 threads = KeptConnections("rooms-db", thread_count)

@@ -160,6 +160,6 @@ def test_it_leaves_no_database_connection_behind_a_health_check(cluster):
     (([connections],)) = cluster.query(
         "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
         "AND pid <> pg_backend_pid()")
-    # Each process keeps the connection of its rooms' database thread (ROOMS_DB_THREADS=1)
-    # and its scheduler's; a connection per check would be 60 and more.
+    # Each process keeps the connections of its rooms' database threads (ROOMS_DB_THREADS, two),
+    # which the checks run on, with one to spare; a connection per check would be 60 and more.
     assert connections <= 2 * 3, connections

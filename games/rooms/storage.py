@@ -26,7 +26,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
-from games.models import FinishedGame, Room, RoomEvent
+from games.models import FinishedGame, JSONTextField, Room, RoomEvent
 from games.rooms import jsontext
 from games.signals import game_finished
 from telemetry.schema import BUCKETS
@@ -147,8 +147,16 @@ def _db_values(db: BaseDatabaseWrapper, fields: list[Field[Any, Any]], values: d
     return [f.get_db_prep_save(values[f.attname], db) for f in fields]
 
 
+def _placeholder(field: Field[Any, Any], cast_json: bool) -> str:
+    """A parameter, cast on PostgreSQL to its JSON column's type: ``json`` for a JSONTextField
+    (kept as its text), else ``jsonb``."""
+    if not (cast_json and isinstance(field, JSONField)):
+        return "%s"
+    return "%s::json" if isinstance(field, JSONTextField) else "%s::jsonb"
+
+
 def _placeholders(fields: list[Field[Any, Any]], cast_json: bool) -> str:
-    return ", ".join("%s::jsonb" if cast_json and isinstance(f, JSONField) else "%s" for f in fields)
+    return ", ".join(_placeholder(f, cast_json) for f in fields)
 
 
 def _inserted(model: type[Model]) -> tuple[list[Field[Any, Any]], str]:
@@ -168,7 +176,7 @@ _FINISHED, _INSERT_FINISHED = _inserted(FinishedGame)
 
 def _update(cast_json: bool) -> str:
     return (f"UPDATE {Room._meta.db_table} SET "
-            + ", ".join(f"{f.column} = {_placeholders([f], cast_json)}" for f in _CHANGED)
+            + ", ".join(f"{f.column} = {_placeholder(f, cast_json)}" for f in _CHANGED)
             + " WHERE id = %s AND version = %s")
 
 

@@ -6,11 +6,13 @@ operators' copy of a finished game, and the texts and times that the rooms' sear
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
+from games.engines import memory
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import service, storage
+from games.rooms import jsontext, service, storage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,3 +94,30 @@ def test_it_reads_no_room_that_is_not_there():
         with pytest.raises(GameError) as refused:
             storage.load_with_event(room_id)
         assert refused.value.code == "room_not_found"
+
+
+def test_it_keeps_the_state_and_cpus_as_the_text_it_wrote():
+    # PostgreSQL keeps them as ``json`` (games/models.py's JSONTextField: the text is checked, not
+    # parsed into jsonb, on every change); the ORM and the rooms' own reads decode them alike.
+    room, token = service.create_room("memory", "cpu", {"cards": 24}, "hard")
+    service.hello(room.id, token, None)
+    # A change of the state: the player's flip, or the CPU's when it opens the game.
+    if memory.State.from_json(storage.load(room.id).state).current_player == 0:
+        outcome = service.act(room.id, [0], {"type": "flip", "pos": "A1"})
+    else:
+        outcome = service.run_step(room.id)
+    assert outcome.room.cpus  # the CPU seat's memory, written by the change
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT state, cpus FROM games_room WHERE id = %s", [room.id])
+        texts = cursor.fetchone()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT column_name, data_type FROM information_schema.columns "
+                           "WHERE table_name = 'games_room' AND column_name IN ('state', 'cpus', 'seats')")
+            columns_types = dict(cursor.fetchall())
+        assert columns_types == {"state": "json", "cpus": "json", "seats": "jsonb"}
+        # The very text the change sent: no spaces jsonb's output would add.
+        assert texts == (jsontext.dumps(outcome.room.state), jsontext.dumps(outcome.room.cpus))
+    stored = Room.objects.get(pk=room.id)
+    assert (stored.state, stored.cpus) == (outcome.room.state, outcome.room.cpus)
+    assert storage.load_with_event(room.id)[0].state == outcome.room.state

@@ -43,6 +43,10 @@ class Work:
     _seats: list[Seat] | None = None  # the room's seats, decoded on first use
     state_changed: bool = False
     changed: bool = False
+    # The change is a pure function of the row it started from, which the scheduler redoes the
+    # same if a PostgreSQL crash loses it (an automatic step): storage.commit need not wait for
+    # its WAL flush.
+    redoable: bool = False
     event: dict[str, Any] | None = None
     finished_record: dict[str, Any] | None = None
     reply: dict[str, Any] = field(default_factory=dict)
@@ -122,7 +126,8 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
             event = work.event or {"type": "room"}
             # The state the row now holds: the change's own, or the one it started from.
             state = work.state if work.state_changed else written_state
-            if storage.commit(work.room, event, work.finished_record, work.now, state):
+            if storage.commit(work.room, event, work.finished_record, work.now, state,
+                              redoable=work.redoable):
                 return Outcome(work.room, True, work.reply, event, state, work._seats)
     except DatabaseError:
         log.exception("database error while changing a room")

@@ -360,6 +360,7 @@ def run_step(room_id: str) -> Outcome:
             state.apply_automatic()
             work.set_state(state)
             work.mark({"type": "automatic", "step": step})
+            work.redoable = True  # decided by the state alone (Gin's deals are seeded too)
             return
         seat = state.current_player
         if seat is None or not work.seats[seat].cpu:

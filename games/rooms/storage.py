@@ -195,6 +195,12 @@ _CHANGE_AND_EVENT = (
     f"WITH changed AS ({_update(True)} RETURNING id), "
     f"event AS ({_INSERT_EVENT}SELECT {_placeholders(_EVENT, True)} FROM changed RETURNING room_id) ")
 _ONE_STATEMENT = _CHANGE_AND_EVENT + "SELECT room_id FROM event"
+# A redoable change (``commit``) commits without waiting for its WAL flush: set_config(..., true)
+# is SET LOCAL, for this statement's own transaction, and runs only when the row was written.
+# The flush was a quarter of PostgreSQL's CPU per change (perf, bench/ws_load.py); the next
+# change's flush, or the WAL writer within a fifth of a second, makes it durable.
+_ONE_STATEMENT_REDOABLE = (
+    _CHANGE_AND_EVENT + "SELECT room_id, set_config('synchronous_commit', 'off', true) FROM event")
 _ONE_STATEMENT_FINISHING = (
     _CHANGE_AND_EVENT + _INSERT_FINISHED + f"SELECT {_placeholders(_FINISHED, True)} FROM event")
 
@@ -212,11 +218,14 @@ def _cursor(db: BaseDatabaseWrapper) -> psycopg.Cursor[Any]:
     return kept[1]
 
 
-def _write(db: BaseDatabaseWrapper, params: list[list[Any]]) -> bool:
+def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> bool:
     """Runs the change's statements (the room's UPDATE, the event's INSERT and, when given, the
     finished game's INSERT); True when the version check let them write."""
     if db.vendor == "postgresql":
-        statement = _ONE_STATEMENT_FINISHING if len(params) == 3 else _ONE_STATEMENT
+        if len(params) == 3:
+            statement = _ONE_STATEMENT_FINISHING
+        else:
+            statement = _ONE_STATEMENT_REDOABLE if redoable else _ONE_STATEMENT
         # Server-side binding, prepared once per connection: Django's client-side binding quoted
         # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
         # planned it again each time (bench/ws_load.py). Errors still become Django's.
@@ -234,14 +243,22 @@ def _write(db: BaseDatabaseWrapper, params: list[list[Any]]) -> bool:
 
 
 def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,
-           state: Any = None) -> bool:
+           state: Any = None, redoable: bool = False) -> bool:
     """Writes the change made to ``room`` if its row is still at the version it was read at, with
     ``event`` as the new version's event and, when ``finished`` (the ``game_finished`` record),
     the operators' copy of the game. Then the room is at the new version, this process keeps the
     row (``written``: its next change of the room reads nothing) with ``state``, the engine
     state ``room.state`` holds (if the caller has it; nothing may edit it from now on), and
     ``game_finished`` is sent once the transaction (the caller's, if any) has committed.
-    False: nothing was written."""
+    False: nothing was written.
+
+    ``redoable``: the change follows from the row it started from alone, and that row keeps
+    the due time that makes the scheduler redo it (``scheduler.py`` polls ``due_at`` every
+    second): an automatic step. PostgreSQL then commits it without waiting for the WAL flush.
+    If PostgreSQL itself crashes in the fifth of a second before that flush, the room is back
+    at the version before the step, which is redone with the same result; a client that saw
+    the lost version resyncs as from any room behind it (``events_after``). A change that
+    finishes a game is never redoable: the game's records go out once it is durable."""
     db = connections[DEFAULT_DB_ALIAS]  # this thread's, looked up once (not per ``connection.x``)
     old = room.version
     values = {**{f.attname: getattr(room, f.attname) for f in _CHANGED}, "version": old + 1, "updated_at": now}
@@ -250,7 +267,7 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
               _db_values(db, _EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
     if finished:
         params.append(_db_values(db, _FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
-    if not _write(db, params):
+    if not _write(db, params, redoable and not finished):
         written.forget(room.pk)
         return False
     room.version, room.updated_at = old + 1, now

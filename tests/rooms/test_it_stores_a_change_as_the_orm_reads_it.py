@@ -6,7 +6,7 @@ operators' copy of a finished game, and the texts and times that the rooms' sear
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import DataError, connection
 from django.utils import timezone
 
 from games.engines import memory
@@ -120,3 +120,25 @@ def test_it_keeps_the_state_and_cpus_as_the_text_it_wrote():
     stored = Room.objects.get(pk=room.id)
     assert (stored.state, stored.cpus) == (outcome.room.state, outcome.room.cpus)
     assert storage.load_with_event(room.id)[0].state == outcome.room.state
+
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the change goes to libpq on PostgreSQL only")
+def test_it_refuses_a_value_its_column_cannot_hold_and_writes_nothing():
+    # The change goes to libpq as text, which would silently cut a NUL short: it is refused as
+    # psycopg refuses it. A text too long for its column is PostgreSQL's refusal.
+    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    service.hello(room.id, token, None)
+    for bad in ("medium\x00", "x" * 17):
+        changed = storage.written.copy(room.id)[0]
+        changed.cpu_level = bad
+        with pytest.raises(DataError):
+            storage.commit(changed, {"type": "room"}, None, timezone.now())
+        stored = Room.objects.get(pk=room.id)
+        assert (stored.version, stored.cpu_level) == (2, room.cpu_level)
+        assert RoomEvent.objects.filter(room_id=room.id).count() == 2
+    # The connection takes the next change as before.
+    changed = storage.written.copy(room.id)[0]
+    changed.cpu_level = "hard"
+    assert storage.commit(changed, {"type": "room"}, None, timezone.now())
+    assert Room.objects.get(pk=room.id).cpu_level == "hard"

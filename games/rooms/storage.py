@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -205,7 +205,7 @@ _ONE_STATEMENT_FINISHING = (
     _CHANGE_AND_EVENT + _INSERT_FINISHED + f"SELECT {_placeholders(_FINISHED, True)} FROM event")
 
 
-_cursors = threading.local()
+_prepared = threading.local()  # this thread's connection and the statements prepared on it
 
 
 def _numbered(statement: str) -> bytes:
@@ -214,9 +214,6 @@ def _numbered(statement: str) -> bytes:
     return "".join(part + (f"${i}" if i < len(parts) else "") for i, part in enumerate(parts, 1)).encode()
 
 
-_CHANGE_STATEMENTS = {name: (name.encode(), _numbered(text)) for name, text in (
-    ("rooms_change", _ONE_STATEMENT), ("rooms_change_redoable", _ONE_STATEMENT_REDOABLE),
-    ("rooms_change_finishing", _ONE_STATEMENT_FINISHING))}
 
 
 def _text(value: Any) -> bytes | None:
@@ -236,43 +233,34 @@ def _text(value: Any) -> bytes | None:
     raise TypeError(f"no text for a {type(value).__name__} parameter")
 
 
-def _run_change(db: BaseDatabaseWrapper, name: str, params: list[Any]) -> int:
-    """Runs one of the change statements, prepared once per connection, straight through
-    libpq (PQexecPrepared, which lets go of the interpreter lock while it waits); the rows its
-    last part wrote or returned (its command tag's count, psycopg's ``rowcount``). psycopg's
-    cursor, binding, sending and reading back the same statement in Python, was 5.7% of a
-    server process's interpreter time (py-spy); without it the CPU per action went 1.31/1.21 ->
-    1.09/1.09 ms (bench/ws_load.py, alternated). Errors are psycopg's, as
-    Django's."""
+def _run_prepared(db: BaseDatabaseWrapper, name: str, params: list[Any],
+                  binary: bool = False) -> psycopg.pq.abc.PGresult:
+    """Runs one of the rooms' statements (``_PREPARED``), prepared once per connection, straight
+    through libpq (PQexecPrepared, which lets go of the interpreter lock while it waits), its
+    result in binary when ``binary``. psycopg's cursor, binding, sending and reading back the
+    same statement in Python, was 5.7% of a server process's interpreter time (py-spy); without
+    it the CPU per action went 1.31/1.21 -> 1.09/1.09 ms (bench/ws_load.py, alternated). Errors
+    are psycopg's, as Django's."""
     db.ensure_connection()
     connection = db.connection
-    prepared: tuple[Any, set[str]] | None = getattr(_cursors, "prepared", None)
+    prepared: tuple[Any, set[str]] | None = getattr(_prepared, "names", None)
     if prepared is None or prepared[0] is not connection:
-        prepared = _cursors.prepared = (connection, set())
-    key, statement = _CHANGE_STATEMENTS[name]
+        prepared = _prepared.names = (connection, set())
+    key, statement = _PREPARED[name]
     with db.wrap_database_errors, connection.lock:
         pgconn = connection.pgconn
         if name not in prepared[1]:
             _check(connection, pgconn.prepare(key, statement))
             prepared[1].add(name)
-        result = pgconn.exec_prepared(key, [_text(p) for p in params])
+        result: psycopg.pq.abc.PGresult = pgconn.exec_prepared(
+            key, [_text(p) for p in params], result_format=1 if binary else 0)
         _check(connection, result)
-        return result.command_tuples or 0  # the rows the last of the chained statements wrote or read
+        return result
 
 
 def _check(connection: psycopg.Connection[Any], result: psycopg.pq.abc.PGresult) -> None:
     if result.status not in (psycopg.pq.ExecStatus.COMMAND_OK, psycopg.pq.ExecStatus.TUPLES_OK):
         raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
-
-
-def _cursor(db: BaseDatabaseWrapper) -> psycopg.Cursor[Any]:
-    """This thread's psycopg cursor on its connection, made once per connection: making one per
-    statement was a seventh of the CPU of the read of another process's change."""
-    db.ensure_connection()
-    kept: tuple[Any, psycopg.Cursor[Any]] | None = getattr(_cursors, "kept", None)
-    if kept is None or kept[0] is not db.connection:
-        kept = _cursors.kept = (db.connection, psycopg.Cursor(db.connection))
-    return kept[1]
 
 
 def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> bool:
@@ -286,7 +274,8 @@ def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> 
         # Server-side binding, prepared once per connection: Django's client-side binding quoted
         # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
         # planned it again each time (bench/ws_load.py). Errors still become Django's.
-        return _run_change(db, name, [p for part in params for p in part]) == 1
+        result = _run_prepared(db, name, [p for part in params for p in part])
+        return result.command_tuples == 1  # the rows the last of the chained statements wrote
     with transaction.atomic(), db.cursor() as cursor:
         cursor.execute(_SQLITE_STATEMENTS[0], params[0])
         if cursor.rowcount != 1:
@@ -374,17 +363,40 @@ _READ_WITH_EVENT = (
 
 
 def _fetch_one(db: BaseDatabaseWrapper, statement: str, params: list[Any]) -> tuple[Any, ...] | None:
-    """One row, as the database driver returns it (a JSON column as its text, on both backends:
+    """One row, as psycopg would return it (a JSON column as its text, on both backends:
     Django's loader on PostgreSQL)."""
     if db.vendor == "postgresql":
-        cursor = _cursor(db)
-        with db.wrap_database_errors:
-            cursor.execute(statement, params, prepare=True)
-            return cursor.fetchone()
+        result = _run_prepared(db, "rooms_read_with_event", params, binary=True)
+        if result.ntuples == 0:
+            return None
+        return tuple(_value(result.ftype(i), result.get_value(0, i)) for i in range(result.nfields))
     with db.cursor() as cursor:
         cursor.execute(statement, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
         return row
+
+
+_PREPARED = {name: (name.encode(), _numbered(text)) for name, text in (
+    ("rooms_change", _ONE_STATEMENT), ("rooms_change_redoable", _ONE_STATEMENT_REDOABLE),
+    ("rooms_change_finishing", _ONE_STATEMENT_FINISHING), ("rooms_read_with_event", _READ_WITH_EVENT))}
+_Y2K = datetime(2000, 1, 1, tzinfo=UTC)  # PostgreSQL's binary times count microseconds from it
+
+
+def _value(oid: int, data: bytes | None) -> Any:
+    """A column's value from PostgreSQL's binary output, for the types of the rooms' columns."""
+    if data is None:
+        return None
+    if oid in (20, 21, 23):  # int8, int2, int4
+        return int.from_bytes(data, "big", signed=True)
+    if oid in (25, 114, 1043):  # text, json, varchar
+        return data.decode()
+    if oid == 3802:  # jsonb: a version byte, then the text
+        return data[1:].decode()
+    if oid == 1184:  # timestamptz
+        return _Y2K + timedelta(microseconds=int.from_bytes(data, "big", signed=True))
+    if oid == 16:
+        return data == b"\x01"
+    raise TypeError(f"no reading of PostgreSQL type {oid}")
 
 
 Converter = Callable[[Any, Any, Any], Any]

@@ -224,8 +224,6 @@ def _text(value: Any) -> bytes | None:
         if "\x00" in value:  # libpq would cut the text short at it
             raise psycopg.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
         return value.encode()
-    if isinstance(value, bool):
-        return b"t" if value else b"f"
     if isinstance(value, int | uuid.UUID):
         return str(value).encode()
     if isinstance(value, datetime):
@@ -235,25 +233,32 @@ def _text(value: Any) -> bytes | None:
 
 def _run_prepared(db: BaseDatabaseWrapper, name: str, params: list[Any],
                   binary: bool = False) -> psycopg.pq.abc.PGresult:
-    """Runs one of the rooms' statements (``_PREPARED``), prepared once per connection, straight
-    through libpq (PQexecPrepared, which lets go of the interpreter lock while it waits), its
-    result in binary when ``binary``. psycopg's cursor, binding, sending and reading back the
-    same statement in Python, was 5.7% of a server process's interpreter time (py-spy); without
-    it the CPU per action went 1.31/1.21 -> 1.09/1.09 ms (bench/ws_load.py, alternated). Errors
-    are psycopg's, as Django's."""
+    """Runs one of the rooms' statements (``_PREPARED``) straight through libpq, prepared once
+    per connection (unless the connection prepares nothing: config/env.py's
+    ``prepare_threshold``); PQexecPrepared lets go of the interpreter lock while it waits. The
+    result comes in binary when ``binary``. psycopg's cursor, binding, sending and reading back
+    the same statement in Python, was 5.7% of a server process's interpreter time (py-spy);
+    without it the CPU per action went 1.31/1.21 -> 1.09/1.09 ms (bench/ws_load.py,
+    alternated). Errors are psycopg's, as Django's."""
     db.ensure_connection()
     connection = db.connection
     prepared: tuple[Any, set[str]] | None = getattr(_prepared, "names", None)
     if prepared is None or prepared[0] is not connection:
         prepared = _prepared.names = (connection, set())
     key, statement = _PREPARED[name]
+    result_format = 1 if binary else 0
     with db.wrap_database_errors, connection.lock:
+        values = [_text(p) for p in params]  # a refusal here is Django's DataError too
         pgconn = connection.pgconn
-        if name not in prepared[1]:
-            _check(connection, pgconn.prepare(key, statement))
-            prepared[1].add(name)
-        result: psycopg.pq.abc.PGresult = pgconn.exec_prepared(
-            key, [_text(p) for p in params], result_format=1 if binary else 0)
+        result: psycopg.pq.abc.PGresult
+        if connection.prepare_threshold is None:
+            # DATABASE_URL's prepare_threshold=none: a pooler that cannot keep prepared statements
+            result = pgconn.exec_params(statement, values, result_format=result_format)
+        else:
+            if name not in prepared[1]:
+                _check(connection, pgconn.prepare(key, statement))
+                prepared[1].add(name)
+            result = pgconn.exec_prepared(key, values, result_format=result_format)
         _check(connection, result)
         return result
 
@@ -386,16 +391,14 @@ def _value(oid: int, data: bytes | None) -> Any:
     """A column's value from PostgreSQL's binary output, for the types of the rooms' columns."""
     if data is None:
         return None
-    if oid in (20, 21, 23):  # int8, int2, int4
+    if oid in (20, 23):  # bigint, integer
         return int.from_bytes(data, "big", signed=True)
-    if oid in (25, 114, 1043):  # text, json, varchar
+    if oid in (114, 1043):  # json, varchar
         return data.decode()
     if oid == 3802:  # jsonb: a version byte, then the text
         return data[1:].decode()
     if oid == 1184:  # timestamptz
         return _Y2K + timedelta(microseconds=int.from_bytes(data, "big", signed=True))
-    if oid == 16:
-        return data == b"\x01"
     raise TypeError(f"no reading of PostgreSQL type {oid}")
 
 

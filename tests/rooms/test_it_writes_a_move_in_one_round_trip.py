@@ -149,3 +149,24 @@ def test_it_prepares_the_change_and_the_read_once_per_connection():
         "SELECT statement FROM pg_prepared_statements WHERE NOT from_sql").fetchall()]
     assert any(text.startswith("WITH changed AS (UPDATE games_room") for text in prepared), prepared
     assert any(text.startswith("SELECT r.id") and "LEFT JOIN games_roomevent" in text for text in prepared), prepared
+
+
+@pytest.mark.services
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_it_prepares_nothing_where_the_connection_may_not():
+    """DATABASE_URL's ``prepare_threshold=none`` (behind a pooler in transaction mode, which
+    cannot keep prepared statements): the rooms' change and read are sent whole each time."""
+    connection.close()
+    connection.ensure_connection()
+    connection.connection.prepare_threshold = None
+    try:
+        room, token = service.create_room("memory", "friends", {"cards": 24})
+        service.join(room.id, None)
+        service.hello(room.id, token, None)
+        storage.written.forget(room.id)
+        read, _ = storage.load_with_event(room.id)
+        assert read.version == Room.objects.get(pk=room.id).version == 3
+        assert connection.connection.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE NOT from_sql").fetchone() == (0,)
+    finally:
+        connection.close()

@@ -214,8 +214,6 @@ def _numbered(statement: str) -> bytes:
     return "".join(part + (f"${i}" if i < len(parts) else "") for i, part in enumerate(parts, 1)).encode()
 
 
-
-
 def _text(value: Any) -> bytes | None:
     """A parameter as PostgreSQL's text input of its column reads it."""
     if value is None:

@@ -37,9 +37,9 @@ def race(monkeypatch, *calls):
         # a lock around the write gives the same one-writer-at-a-time order.
         commit, write_lock = storage.commit, threading.Lock()
 
-        def waiting_commit(*change):
+        def waiting_commit(*change, **how):
             with write_lock:
-                return commit(*change)
+                return commit(*change, **how)
         monkeypatch.setattr(storage, "commit", waiting_commit)
 
     def run(call):

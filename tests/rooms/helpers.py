@@ -1,11 +1,13 @@
 """Shared by the rooms tests: small game options, playing rooms to the end over real WebSockets,
-and a scanner that replays a room from its seed and public events to know, at every version,
-which cards each seat must not see."""
+a scanner that replays a room from its seed and public events to know, at every version,
+which cards each seat must not see, and PostgreSQL's protocol trace of a test's connection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import json
+import tempfile
 
 from games.bot import Connection, ProtocolError, create_room, play  # noqa: F401
 
@@ -150,3 +152,27 @@ def scan_messages(site, room_id: str, connections: dict) -> int:
             assert not leaked, f"seat {seat} saw hidden {sorted(leaked)[:5]} at v{message['version']}"
             checked += 1
     return checked
+
+
+@contextlib.contextmanager
+def protocol_trace():
+    """The messages of this thread's PostgreSQL connection while the block runs, from libpq's
+    protocol trace, one line each (direction, length, message type, then its fields)."""
+    from django.db import connection
+    from psycopg import pq
+    connection.ensure_connection()
+    pgconn, lines = connection.connection.pgconn, []
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            yield lines
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        lines.extend(trace)
+
+
+def message_type(line: str) -> str | None:
+    fields = line.split("\t")
+    return fields[2] if len(fields) > 2 else None

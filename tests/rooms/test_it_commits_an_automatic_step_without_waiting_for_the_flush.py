@@ -6,35 +6,17 @@ If PostgreSQL loses the step in a crash, the room is back at the version before 
 scheduler's poll redoes the step with the same result."""
 from __future__ import annotations
 
-import contextlib
 import random
-import tempfile
 
 import pytest
 from django.db import connection
 from django.utils import timezone
-from psycopg import pq
 
 from games.models import Room, RoomEvent
 from games.rooms import registry, service, storage
+from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@contextlib.contextmanager
-def rows_returned():
-    """The rows PostgreSQL sent this thread's connection, from libpq's protocol trace."""
-    connection.ensure_connection()
-    pgconn, rows = connection.connection.pgconn, []
-    with tempfile.TemporaryFile("w+") as trace:
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-        try:
-            yield rows
-        finally:
-            pgconn.untrace()
-        trace.seek(0)
-        rows.extend(line for line in trace if line.split("\t")[2:3] == ["DataRow"])
 
 
 def memory_room(settings) -> Room:
@@ -60,11 +42,11 @@ def test_it_relaxes_only_the_automatic_steps(settings):
     relaxed = {"conceal": [], "flip": [], "finishing": []}
     while room.status == "playing":
         kind = "conceal" if pending(room) else "flip"
-        with rows_returned() as rows:
+        with protocol_trace() as messages:
             room = service.run_step(room.id).room if kind == "conceal" else flip(room, rng)
         kind = "finishing" if room.status == "finished" else kind
         # set_config returns the setting's new value in the change's one row.
-        relaxed[kind].append(any("'off'" in row for row in rows))
+        relaxed[kind].append(any("'off'" in m for m in messages if message_type(m) == "DataRow"))
 
     assert relaxed["conceal"] and all(relaxed["conceal"])
     assert relaxed["flip"] and not any(relaxed["flip"])

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import random
-import tempfile
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from psycopg import pq
 
 from games.models import FinishedGame, Room, RoomEvent
 from games.rooms import registry, service, snapshots, storage
+from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,16 +33,9 @@ def database_calls():
     calls = Calls()
     connection.ensure_connection()
     if connection.vendor == "postgresql":
-        pgconn = connection.connection.pgconn
-        with tempfile.TemporaryFile("w+") as trace:
-            pgconn.trace(trace.fileno())
-            pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-            try:
-                yield calls
-            finally:
-                pgconn.untrace()
-            trace.seek(0)
-            calls.count = sum(1 for line in trace if line.split("\t")[2:3] == ["ReadyForQuery"])
+        with protocol_trace() as messages:
+            yield calls
+        calls.count = sum(1 for m in messages if message_type(m) == "ReadyForQuery")
     else:
         with CaptureQueriesContext(connection) as queries:
             yield calls

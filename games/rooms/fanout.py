@@ -18,7 +18,8 @@ whoever hears it publishes again, starting with the newest version it kept to it
 answer of 1 only counts while no announcement came in since its PUBLISH was sent, and only
 for a subscription Redis has confirmed, so no process ever goes quiet towards one that
 listens. Profiles of bench/ws_load.py showed the PUBLISH and reading one's own notice back as a
-tenth of a move's CPU.
+tenth of a move's CPU. The notices travel on two links of this module's own
+(games/rooms/redis_link.py: why not redis-py's client is said there), opened when first needed.
 
 Why not a Channels group with one member per connection (Channels' usual pattern): every
 change then cost a Redis delivery, a receive and a dispatch for every connection of the room,
@@ -26,8 +27,8 @@ the actor's included, and the channel layer's polling receive costs several Redi
 message. That was most of the rooms' CPU in bench/ws_load.py; a pub/sub notice costs one
 PUBLISH, and nothing at all for the connections of the process that made the change.
 
-When the Redis connection fails (Redis restarted), notices from other processes may have been
-missed, so the listener closes every connection of this process, as a server restart would:
+When the subscriber's connection fails (Redis restarted), notices from other processes may have
+been missed, so the fanout closes every connection of this process, as a server restart would:
 clients reconnect, watch again (which subscribes again) and resync from their last version
 (docs/protocol.md). Without Redis (the embedded default: one process) nothing leaves the
 process.
@@ -35,18 +36,17 @@ process.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-import redis.asyncio as aioredis
 from django.conf import settings
-from redis.asyncio.client import PubSub
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 
+from games.rooms import redis_link
 from games.rooms.processes import PROCESS_ID
+from games.rooms.redis_link import LinkLost, RedisLink
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ class Watcher(Protocol):
 class Fanout:
     def __init__(self, process_id: str):
         self.process_id = process_id
+        self._origin = process_id.encode()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def _for_this_loop(self) -> None:
@@ -70,13 +71,17 @@ class Fanout:
         loop = asyncio.get_running_loop()
         if self._loop is loop:
             return
+        if self._loop is not None:
+            for link in (self._publisher, self._subscriber):
+                if link is not None:
+                    link.close()
         self._loop = loop
         self._watchers: dict[str, set[Watcher]] = {}
         self._stamp_counter = itertools.count(1)
         self._membership = asyncio.Lock()  # subscriptions change in the order they were asked
-        self._redis: aioredis.Redis | None = None
-        self._pubsub: PubSub | None = None
-        self._listener: asyncio.Task[None] | None = None
+        self._opening_publisher = asyncio.Lock()
+        self._publisher: RedisLink | None = None  # PUBLISH
+        self._subscriber: RedisLink | None = None  # SUBSCRIBE and what Redis sends for it
         self._publishing: set[asyncio.Task[None]] = set()
         self._forget_subscriptions()
 
@@ -110,10 +115,9 @@ class Fanout:
 
     def notify(self, room_id: str, version: int, origin: Watcher | None = None) -> None:
         """A committed change: this process's watchers (but ``origin``, which answers for
-        itself) hear of it now; the other processes through Redis, published in the
-        background so that nobody here waits for it. Notices only carry a version and a
-        connection always sends the newest state, so two notices that overtake each other on
-        the way do no harm."""
+        itself) hear of it now; the other processes through Redis, without anybody here
+        waiting for Redis's answer. Notices only carry a version and a connection always sends
+        the newest state, so two notices that overtake each other on the way do no harm."""
         self._for_this_loop()
         self._deliver(room_id, version, skip=origin)
         if settings.REDIS_URL is None:
@@ -121,7 +125,7 @@ class Fanout:
         if room_id in self._alone:
             self._unsent[room_id] = max(version, self._unsent.get(room_id, 0))
             return
-        self._in_background(self._publish_to_redis(room_id, version))
+        self._publish(room_id, version)
 
     def _in_background(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)
@@ -135,32 +139,47 @@ class Fanout:
 
     # ---- Redis --------------------------------------------------------------------------------
 
-    def _client(self) -> aioredis.Redis:
-        if self._redis is None:
-            # No silent retries: a failure must reach the listener, which then makes every
-            # connection resync (a notice may have been lost while Redis was away).
-            self._redis = aioredis.Redis.from_url(settings.REDIS_URL, retry=Retry(NoBackoff(), 0))
-            # Pub/sub channels are shared by every database of a Redis server: name the database.
-            db = self._redis.connection_pool.connection_kwargs.get("db", 0)
-            self._prefix = f"cardtable:{db}:room:"
-        return self._redis
+    def _channel(self, room_id: str) -> bytes:
+        # Pub/sub channels are shared by every database of a Redis server: name the database.
+        return f"cardtable:{redis_link.database(settings.REDIS_URL)}:room:{room_id}".encode()
 
-    def _channel(self, room_id: str) -> str:
-        self._client()
-        return self._prefix + room_id
-
-    async def _publish_to_redis(self, room_id: str, version: int) -> None:
-        stamp = self._stamps.get(room_id)
-        try:
-            receivers = await self._client().publish(self._channel(room_id),
-                                                     f"{self.process_id}:{version}")
-        except Exception as exc:
-            # Redis is away: every process's listener fails too and has its connections resync.
-            # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
-            log.warning("could not tell the other processes about a room's change: %s", exc)
+    def _publish(self, room_id: str, version: int) -> None:
+        """PUBLISH the notice now when the link is open (one write: no task, no waiting);
+        otherwise once it is."""
+        link = self._publisher
+        if link is None or link.lost:
+            self._in_background(self._publish_once_open(room_id, version))
             return
-        if stamp is not None and receivers <= 1 and self._stamps.get(room_id) == stamp:
+        try:
+            answer = link.request(b"PUBLISH", self._channel(room_id), b"%s:%d" % (self._origin, version))
+        except LinkLost as exc:
+            self._not_published(exc)
+            return
+        answer.add_done_callback(functools.partial(self._published, room_id, self._stamps.get(room_id)))
+
+    async def _publish_once_open(self, room_id: str, version: int) -> None:
+        try:
+            async with self._opening_publisher:
+                if self._publisher is None or self._publisher.lost:
+                    self._publisher = await RedisLink.open(settings.REDIS_URL)
+        except LinkLost as exc:
+            self._not_published(exc)
+            return
+        self._publish(room_id, version)
+
+    def _published(self, room_id: str, stamp: int | None, answer: asyncio.Future[Any]) -> None:
+        if answer.cancelled():
+            return
+        if (exc := answer.exception()) is not None:
+            self._not_published(exc)
+        elif stamp is not None and answer.result() <= 1 and self._stamps.get(room_id) == stamp:
             self._alone.add(room_id)  # only this process heard it
+
+    @staticmethod
+    def _not_published(exc: BaseException) -> None:
+        # Redis is away: every process's subscriber fails too and has its connections resync.
+        # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
+        log.warning("could not tell the other processes about a room's change: %s", exc)
 
     def _confirmed(self, room_id: str) -> None:
         """Redis answered a (un)subscribe request of the room; once it has answered them all
@@ -172,7 +191,7 @@ class Fanout:
         self._unconfirmed.pop(room_id, None)
         if room_id in self._subscribed and room_id not in self._stamps:
             self._stamps[room_id] = next(self._stamp_counter)
-            self._in_background(self._publish_to_redis(room_id, ANNOUNCE))
+            self._publish(room_id, ANNOUNCE)
 
     def _another_process_watches(self, room_id: str) -> None:
         self._alone.discard(room_id)
@@ -180,7 +199,7 @@ class Fanout:
             self._stamps[room_id] = next(self._stamp_counter)
         unsent = self._unsent.pop(room_id, None)
         if unsent is not None:
-            self._in_background(self._publish_to_redis(room_id, unsent))
+            self._publish(room_id, unsent)
 
     def _requested(self, room_id: str) -> None:
         self._unconfirmed[room_id] = self._unconfirmed.get(room_id, 0) + 1
@@ -191,59 +210,50 @@ class Fanout:
         async with self._membership:
             wanted = room_id in self._watchers
             if wanted and room_id not in self._subscribed:
-                if self._pubsub is None:
-                    self._pubsub = self._client().pubsub()
+                if self._subscriber is None:
+                    self._subscriber = await RedisLink.open(settings.REDIS_URL, self._heard, self._subscriber_lost)
+                self._subscriber.send(b"SUBSCRIBE", self._channel(room_id))
                 self._requested(room_id)
-                await self._pubsub.subscribe(self._channel(room_id))
                 self._subscribed.add(room_id)
-                if self._listener is None:
-                    self._listener = asyncio.create_task(self._listen(self._pubsub))
             elif not wanted and room_id in self._subscribed:
-                assert self._pubsub is not None, "a subscribed room has its pub/sub"
+                assert self._subscriber is not None, "a subscribed room has its subscriber"
                 self._subscribed.discard(room_id)
                 self._stamps.pop(room_id, None)
                 self._alone.discard(room_id)
                 unsent = self._unsent.pop(room_id, None)
                 if unsent is not None:  # someone may have started listening unannounced yet
-                    self._in_background(self._publish_to_redis(room_id, unsent))
+                    self._publish(room_id, unsent)
+                self._subscriber.send(b"UNSUBSCRIBE", self._channel(room_id))
                 self._requested(room_id)
-                await self._pubsub.unsubscribe(self._channel(room_id))
 
-    async def _listen(self, pubsub: PubSub) -> None:
-        prefix_length = len(self._prefix)
-        while True:
-            try:
-                message = await pubsub.get_message(timeout=None)
-            except Exception as exc:
-                log.warning("Redis pub/sub failed (%s); closing this process's room connections "
-                            "so that they reconnect and resync", exc)
-                await self._start_over(pubsub)
-                return
-            if message is None:
-                continue
-            room_id = message["channel"].decode()[prefix_length:]
-            if message["type"] in ("subscribe", "unsubscribe"):
-                self._confirmed(room_id)
-                continue
-            origin, _, version = message["data"].decode().partition(":")
-            if origin == self.process_id:
-                continue
-            if int(version) == ANNOUNCE:
-                self._another_process_watches(room_id)
-            else:
-                self._deliver(room_id, int(version))
-
-    async def _start_over(self, pubsub: PubSub) -> None:
-        if self._pubsub is not pubsub:
+    def _heard(self, reply: list[bytes]) -> None:
+        """What Redis sent the subscriber: a (un)subscription's confirmation or a notice."""
+        kind, channel, data = reply
+        room_id = channel.decode().rpartition(":room:")[2]
+        if kind in (b"subscribe", b"unsubscribe"):
+            self._confirmed(room_id)
             return
+        origin, _, version = data.partition(b":")
+        if origin == self._origin:
+            return
+        if int(version) == ANNOUNCE:
+            self._another_process_watches(room_id)
+        else:
+            self._deliver(room_id, int(version))
+
+    def _subscriber_lost(self, link: RedisLink, exc: Exception | None) -> None:
+        if self._subscriber is not link:
+            return  # a link of an earlier event loop, closed on purpose
+        log.warning("Redis pub/sub failed (%s); closing this process's room connections "
+                    "so that they reconnect and resync", exc or "connection closed")
         watchers = [w for ws in self._watchers.values() for w in ws]
         self._watchers.clear()
         self._forget_subscriptions()
-        self._pubsub, self._listener = None, None
-        try:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-        except Exception:
-            pass  # the connection is broken already
+        self._subscriber = None
+        self._in_background(self._close_all(watchers))
+
+    @staticmethod
+    async def _close_all(watchers: list[Watcher]) -> None:
         for watcher in watchers:
             await watcher.close(code=SERVICE_RESTART)
 

@@ -75,9 +75,8 @@ async def test_it_keeps_an_alone_rooms_notices_off_redis_until_another_process_w
     await one.watch("room-q", mover)
     await one.watch("room-q", here)
     published: list[str] = []
-    client = one._client()
-    send = client.publish
-    client.publish = lambda channel, notice: (published.append(notice.split(":")[1]), send(channel, notice))[1]
+    publish = one._publish
+    one._publish = lambda room_id, version: (published.append(str(version)), publish(room_id, version))[1]
     # Once Redis answers that only this process heard a notice, the next ones stay here; this
     # process's own connections still hear every one.
     for version in range(1, 31):

@@ -657,7 +657,7 @@ class State:
             "pairs": list(self.pairs),
             "failed_flips": sum(self.failed),
             "failed_flips_by_seat": list(self.failed),
-            "cards_left": sum(taker is None for taker in self.taken_by),
+            "cards_left": self.taken_by.count(None),
             "tie_break": self.tie_break.public() if self.tie_break is not None else None,
         }
 

@@ -19,8 +19,11 @@ def last_view(frames):
 
 
 class GinPlayer:
-    def __init__(self, page, frames, use_table: bool):
+    def __init__(self, page, frames, use_table: bool, past_decided_hands: bool = True):
         self.page = page
+        # False: the next hand is dealt only after a dead hand, so that a test waiting for a
+        # decided hand's overlay sees it even when the hand ends between its look and this move.
+        self.past_decided_hands = past_decided_hands
         self.frames = frames
         self.use_table = use_table
         self.took_discard = False
@@ -56,6 +59,8 @@ class GinPlayer:
         elif self.visible(".card-btn:enabled"):
             self.discard()
         elif self.visible("#gin-next-hand"):
+            if not self.past_decided_hands and last_view(self.frames)["last_hand"]["outcome"] != "dead":
+                return False
             page.click("#gin-next-hand")
         else:
             return False

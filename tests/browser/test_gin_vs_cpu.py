@@ -12,14 +12,17 @@ pytestmark = pytest.mark.browser
 def test_it_plays_a_gin_hand_to_a_knock_or_gin_with_both_hands_shown(site, pages):
     page = pages.new()
     frames = record_frames(page)
-    start_from_menu(page, site, "gin", "cpu", level="normal")
+    # A target no hand reaches: a gin against 75 points of deadwood would end a match to 100 at
+    # once, and the hand-over below would never come.
+    start_from_menu(page, site, "gin", "cpu", {"target": 1000}, level="normal")
     # Deadwood and the match score are at the top from the start.
     page.locator("#gin-deadwood").wait_for()
     assert page.locator("#gin-score").inner_text().startswith("Red 0 – 0 Green")
-    player = GinPlayer(page, frames, use_table=True)
+    player = GinPlayer(page, frames, use_table=True, past_decided_hands=False)
     outcome = None
     for step in for_up_to(300):
         view = last_view(frames)
+        assert view["phase"] != "over", f"one hand ended the match: {view['scores']}"
         if view["phase"] == "hand_over" and view["last_hand"]["outcome"] != "dead":
             outcome = view["last_hand"]["outcome"]
             break

@@ -1,6 +1,7 @@
 """Shared by the rooms tests: small game options, playing rooms to the end over real WebSockets,
 a scanner that replays a room from its seed and public events to know, at every version,
-which cards each seat must not see, and PostgreSQL's protocol trace of a test's connection."""
+which cards each seat must not see, PostgreSQL's protocol trace of a test's connection, and a
+room connection as games/rooms/fanout.py sees one (``Watcher``)."""
 from __future__ import annotations
 
 import asyncio
@@ -176,3 +177,24 @@ def protocol_trace():
 def message_type(line: str) -> str | None:
     fields = line.split("\t")
     return fields[2] if len(fields) > 2 else None
+
+
+class Watcher:
+    """What games/rooms/fanout.py hands notices to, keeping what it was told."""
+
+    def __init__(self):
+        self.notices: list[int] = []
+        self.closed_with = None
+
+    def notice(self, version):
+        self.notices.append(version)
+
+    async def close(self, code=None):
+        self.closed_with = code
+
+
+async def wait_for(condition, timeout=5.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)

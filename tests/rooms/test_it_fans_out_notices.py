@@ -7,31 +7,13 @@ from django.conf import settings
 from django.test import override_settings
 
 from games.rooms.fanout import Fanout
-
-
-class Connection:
-    def __init__(self):
-        self.notices: list[int] = []
-        self.closed_with = None
-
-    def notice(self, version):
-        self.notices.append(version)
-
-    async def close(self, code=None):
-        self.closed_with = code
-
-
-async def wait_for(condition, timeout=5.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
+from tests.rooms.helpers import Watcher, wait_for
 
 
 @override_settings(REDIS_URL=None)
 async def test_it_tells_this_process_connections_but_the_mover():
     fanout = Fanout("p1")
-    mover, other, elsewhere = Connection(), Connection(), Connection()
+    mover, other, elsewhere = Watcher(), Watcher(), Watcher()
     await fanout.watch("room-a", mover)
     await fanout.watch("room-a", other)
     await fanout.watch("room-b", elsewhere)
@@ -47,7 +29,7 @@ async def test_it_tells_this_process_connections_but_the_mover():
                     reason="the embedded run has no Redis: the test above covers one process")
 async def test_it_tells_the_other_processes_through_redis_once():
     one, two = Fanout("process-one"), Fanout("process-two")
-    mover, here, there, not_watching = Connection(), Connection(), Connection(), Connection()
+    mover, here, there, not_watching = Watcher(), Watcher(), Watcher(), Watcher()
     await one.watch("room-x", mover)
     await one.watch("room-x", here)
     await two.watch("room-x", there)
@@ -71,7 +53,7 @@ async def test_it_tells_the_other_processes_through_redis_once():
                     reason="the embedded run has no Redis: nothing is published there at all")
 async def test_it_keeps_an_alone_rooms_notices_off_redis_until_another_process_watches():
     one, two = Fanout("process-one"), Fanout("process-two")
-    mover, here, there = Connection(), Connection(), Connection()
+    mover, here, there = Watcher(), Watcher(), Watcher()
     await one.watch("room-q", mover)
     await one.watch("room-q", here)
     published: list[str] = []

@@ -12,19 +12,13 @@ from django.conf import settings
 from games.rooms import redis_link
 from games.rooms.fanout import SERVICE_RESTART, Fanout
 from games.rooms.redis_link import LinkLost, RedisLink
+from tests.rooms.helpers import Watcher, wait_for
 
 
 def needs_redis(test):
     skip = pytest.mark.skipif(settings.TEST_BACKEND != "services",
                               reason="the embedded run has no Redis; nothing there opens a link")
     return pytest.mark.services(skip(test))
-
-
-async def wait_for(condition, timeout=5.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 @needs_redis
@@ -90,24 +84,12 @@ def test_it_reads_the_database_a_url_names():
     assert redis_link.database("unix:///run/redis.sock?db=2") == 2
 
 
-class Connection:
-    def __init__(self):
-        self.notices: list[int] = []
-        self.closed_with = None
-
-    def notice(self, version):
-        self.notices.append(version)
-
-    async def close(self, code=None):
-        self.closed_with = code
-
-
 @needs_redis
 async def test_a_fanout_whose_subscription_is_cut_closes_its_connections_for_a_resync():
     """Notices may have been missed while the subscription was down: every connection of that
     process is closed with 1012 (clients reconnect and resync); watching again subscribes again."""
     one, two = Fanout("process-one"), Fanout("process-two")
-    here, there = Connection(), Connection()
+    here, there = Watcher(), Watcher()
     await one.watch("room-cut", here)
     await two.watch("room-cut", there)
     host, port = one._subscriber._transport.get_extra_info("sockname")[:2]
@@ -116,7 +98,7 @@ async def test_a_fanout_whose_subscription_is_cut_closes_its_connections_for_a_r
         assert await killer.request(b"CLIENT", b"KILL", f"{host}:{port}".encode()) == b"OK"
         await wait_for(lambda: here.closed_with == SERVICE_RESTART)
         assert there.closed_with is None  # the other process's subscription is whole
-        again = Connection()
+        again = Watcher()
         await one.watch("room-cut", again)
         await wait_for(lambda: not one._unconfirmed)
         two.notify("room-cut", 9)

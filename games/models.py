@@ -37,9 +37,12 @@ class Room(models.Model):
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     origin = models.CharField(max_length=16, blank=True, default="")
     status = models.CharField(max_length=16, choices=STATUSES, default="waiting")
-    version = models.PositiveIntegerField(default=1)
+    # Plain integers, not PositiveIntegerField: its CHECK (>= 0) was evaluated, and its
+    # expression read again from the catalog's text, by every change (PostgreSQL's executor
+    # prepares a table's checks per statement). Only the service writes these, counting up.
+    version = models.IntegerField(default=1)
     seed = models.BigIntegerField()
-    games_played = models.PositiveIntegerField(default=0)  # "play again" count: new seeds
+    games_played = models.IntegerField(default=0)  # "play again" count: new seeds
     state: Any = JSONTextField()                       # engine State.to_json(): secret
     # [{"holder": "human"|"cpu"|"none", "token": sha256 hex|None, "user": id|None,
     #   "conns": {process: n}, "away_since": iso|None, "cpu": bool, "left": bool, "seen": bool,
@@ -55,7 +58,7 @@ class Room(models.Model):
     step_at = models.DateTimeField(null=True, blank=True)
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     first_action_at = models.DateTimeField(null=True, blank=True)
-    reconnections = models.PositiveIntegerField(default=0)
+    reconnections = models.IntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -74,9 +77,15 @@ class RoomEvent(models.Model):
 
     # No index of its own: the (room, version) constraint's index serves every lookup by room,
     # and each event row would otherwise cost two more index entries (one plus its LIKE twin).
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events", db_index=False)
-    version = models.PositiveIntegerField()
-    event = models.JSONField()
+    # No foreign-key constraint in the database either: its check (a lookup and a share lock
+    # of the room, run at every commit) was 6% of PostgreSQL's CPU per change. The statement
+    # that writes an event is the one that updates its room (games/rooms/storage.py), so the
+    # room exists; rooms are deleted through the ORM, which deletes their events first
+    # (on_delete=CASCADE is Django's). The event is written once and read whole: json text.
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events", db_index=False,
+                             db_constraint=False)
+    version = models.IntegerField()
+    event = JSONTextField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -27,8 +27,10 @@ per core), a room's two players in the same one, so that the load generator is n
 the figures; each prints its own CPU use. Prints actions per second, latency from sending an
 action to receiving one's own updated view (p50/p95/p99/max), errors, each server process's CPU
 and memory, the CPU of PostgreSQL (the bench database's backends and the server's shared
-processes), Redis and HAProxy, and the server processes' CPU milliseconds per action; then the
-same clients against the bare echo endpoint (/ws/ping/, same stack and route) at the same
+processes), Redis and HAProxy, and the server processes' CPU milliseconds per action; the p99
+of each second of the window (the worst named) and the disk's flush times over it
+(bench/disk_flushes.py: a move waits for its commit's flush, so a stalled disk makes a tail);
+then the same clients against the bare echo endpoint (/ws/ping/, same stack and route) at the same
 message rate as the baseline, and the ratio. It never asserts; it prints. Loopback only.
 """
 from __future__ import annotations
@@ -47,12 +49,15 @@ import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from disk_flushes import FlushProbe  # noqa: E402
+from disk_flushes import summary as flush_summary  # noqa: E402
 from machine_load import (  # noqa: E402
     postgres_pids,
     postgres_writes,
@@ -72,7 +77,7 @@ CLIENTS_PER_PROCESS = 1000
 
 class Stats:
     def __init__(self):
-        self.latencies: list[float] = []
+        self.latencies: list[tuple[float, float]] = []  # (when sent, seconds to the answer)
         self.errors: dict[str, int] = {}
         self.actions = 0
         self.window = (math.inf, math.inf)  # (start, stop) on the monotonic clock
@@ -182,7 +187,7 @@ class Player:
             if kind == "error":
                 self.stats.error(message["code"])
             elif kind == "state" and self.stats.measuring(loop.time()):
-                self.stats.latencies.append(loop.time() - self.pending[1])
+                self.stats.latencies.append((self.pending[1], loop.time() - self.pending[1]))
                 self.stats.actions += 1
             self.pending = None
         elif kind == "error":
@@ -237,7 +242,7 @@ class Echo:
                 self.stats.error("echo_lost")
                 return
             if self.stats.measuring(loop.time()):
-                self.stats.latencies.append(loop.time() - sent)
+                self.stats.latencies.append((sent, loop.time() - sent))
                 self.stats.actions += 1
 
 
@@ -348,13 +353,28 @@ class Machine:
 READ_EVERY = 1.0  # seconds between readings of the services' CPU within a window
 
 
-def run_phase(workers, machine: Machine, warmup: float, seconds: float):
-    """Starts every client process's window at once; returns (wall, server CPU, results)."""
+@dataclass
+class Window:
+    """One measured window: its length, what it cost (``Machine.spent``), the client processes'
+    results, when it began (monotonic) and the disk's flushes within it."""
+    seconds: float
+    spent: dict
+    results: list
+    start: float
+    flushes: list[tuple[float, float]]
+    flushes_on_database_disk: bool
+
+
+def run_phase(workers, machine: Machine, warmup: float, seconds: float) -> Window:
+    """Starts every client process's window at once."""
     start_at = time.monotonic() + warmup
     stop_at = start_at + seconds
     for pipe, _ in workers:
         pipe.send((start_at, stop_at))
+    probe = FlushProbe() if machine.database else None
     time.sleep(max(0.0, start_at - time.monotonic()))
+    if probe:
+        probe.start()
     before = machine.read()
     during = []
     while time.monotonic() < stop_at - READ_EVERY:
@@ -362,12 +382,31 @@ def run_phase(workers, machine: Machine, warmup: float, seconds: float):
         during.append(machine.read_services())
     time.sleep(max(0.0, stop_at - time.monotonic()))
     after = machine.read()
+    flushes = probe.stop() if probe else []
     results = [pipe.recv() for pipe, _ in workers]
-    return seconds, Machine.spent(before, during, after), results
+    return Window(seconds, Machine.spent(before, during, after), results, start_at, flushes,
+                  bool(probe and probe.on_database_disk))
 
 
-def report(title: str, wall: float, spent: dict, results: list, pids: list[int]) -> dict:
-    latencies = [x * 1000 for _, lat, _, _, _ in results for x in lat]
+def print_worst_seconds(timed: list[tuple[float, float]], start: float, shown: int = 3) -> None:
+    """Whether a tail is spread over the run or comes from a few moments (a stall of the disk,
+    a reconnection, a collection): the window's seconds by their own p99, the worst few named
+    (seconds from ``start``, as the disk's line names its slow flushes)."""
+    if not timed:
+        return
+    by_second: dict[int, list[float]] = {}
+    for sent, ms in timed:
+        by_second.setdefault(int(sent - start), []).append(ms)
+    p99s = sorted(((percentile(v, 99), second) for second, v in by_second.items()), reverse=True)
+    median = percentile([p for p, _ in p99s], 50)
+    worst = ", ".join(f"{p:.0f} ms at {second} s" for p, second in p99s[:shown])
+    print(f"  p99 of each second: median {median:.1f} ms; worst {worst}", flush=True)
+
+
+def report(title: str, window: Window, pids: list[int]) -> dict:
+    wall, spent, results = window.seconds, window.spent, window.results
+    timed = [(sent, x * 1000) for _, lat, _, _, _ in results for sent, x in lat]
+    latencies = [x for _, x in timed]
     actions = sum(r[2] for r in results)
     errors: dict[str, int] = {}
     for r in results:
@@ -385,6 +424,9 @@ def report(title: str, wall: float, spent: dict, results: list, pids: list[int])
           f"max {figures['max']:.1f}; errors {figures['errors']} {errors or ''}; "
           f"client processes {len(results)}, CPU {max(client_cpu):.0f}% of a core at most",
           flush=True)
+    print_worst_seconds(timed, window.start)
+    if window.flushes:
+        print("  " + flush_summary(window.flushes, window.start, window.flushes_on_database_disk), flush=True)
     for i, (seconds, (rss, peak)) in enumerate(zip(spent["servers"], map(memory_mb, pids), strict=True)):
         print(f"  server process {i}: CPU {seconds / wall * 100:.0f}% of one core, memory "
               f"{rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
@@ -458,8 +500,8 @@ def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> d
               f"{f', {failed} failed' if failed else ''}"
               + (f"; connections per process {sorted(balancer.connections().values(), reverse=True)}"
                  if balancer else ""), flush=True)
-        wall, spent, results = run_phase(workers, machine, args.warmup, args.seconds)
-        rooms_figures = report("rooms", wall, spent, results, machine.server_pids)
+        rooms_figures = report("rooms", run_phase(workers, machine, args.warmup, args.seconds),
+                               machine.server_pids)
         rooms_figures["connect_failures"] = failed
         if args.no_echo:
             for pipe, _ in workers:
@@ -470,8 +512,8 @@ def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> d
         for pipe, _ in workers:
             pipe.send(("echo", entry, live / rate))
         connected(workers)
-        wall, spent, results = run_phase(workers, machine, 2.0, min(args.seconds, 20))
-        echo = report("echo baseline", wall, spent, results, machine.server_pids)
+        echo = report("echo baseline", run_phase(workers, machine, 2.0, min(args.seconds, 20)),
+                      machine.server_pids)
         print(f"ratio rooms / echo: p50 {rooms_figures['p50'] / echo['p50']:.1f}x, "
               f"p99 {rooms_figures['p99'] / echo['p99']:.1f}x; load average now {load_average()}",
               flush=True)

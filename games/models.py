@@ -16,11 +16,14 @@ from games import specs
 
 class JSONTextField(models.JSONField):
     """A JSON column that PostgreSQL keeps as the text it was sent (``json``: checked, not
-    parsed), for the room's large columns that are only ever written and read whole, never
-    searched. Every change rewrites them, and parsing them into ``jsonb`` was about half of
+    parsed), for the room's and its events' columns, which every change rewrites (the room's
+    whole row) and nothing searches by JSON path. Parsing them into ``jsonb`` was about half of
     PostgreSQL's CPU per change (a Memory state of 1 KB: 0.26 against 0.12 ms of a backend's
-    CPU per change, measured by a loop of the rooms' UPDATE). Read back, the text is decoded
-    as any JSONField's (its loader is registered in games/apps.py). On SQLite, as JSONField."""
+    CPU per change, measured by a loop of the rooms' UPDATE; the seats, options, result and
+    session as well: 0.16-0.22 -> 0.14-0.20 ms, migration 0011). The one search of a room's
+    seats reads their text (``service.rooms_of_user``), which keeps the spacing of the encoder
+    that wrote it. Read back, the text is decoded as any JSONField's (its loader is registered
+    in games/apps.py). On SQLite, as JSONField."""
 
     def db_type(self, connection):
         return "json" if connection.vendor == "postgresql" else super().db_type(connection)
@@ -33,7 +36,7 @@ class Room(models.Model):
     id = models.CharField(primary_key=True, max_length=32)
     game = models.CharField(max_length=16, choices=specs.choices)  # a callable: no migration per game
     mode = models.CharField(max_length=16, choices=MODES)
-    options = models.JSONField()                       # the engine's canonical options
+    options: Any = JSONTextField()                     # the engine's canonical options
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     origin = models.CharField(max_length=16, blank=True, default="")
     status = models.CharField(max_length=16, choices=STATUSES, default="waiting")
@@ -48,10 +51,10 @@ class Room(models.Model):
     #   "conns": {process: n}, "away_since": iso|None, "cpu": bool, "left": bool, "seen": bool,
     #   "former_token": sha256 hex|None, only once the seat changed hands (take_seat, leave)}]
     # read and written as games/rooms/seats.py's Seat, which keeps these keys exactly
-    seats = models.JSONField()
+    seats: Any = JSONTextField()
     cpus: Any = JSONTextField(default=dict)            # seat (str) -> CPU to_json(): secret
-    result = models.JSONField(null=True, blank=True)   # the room-level result once finished
-    session = models.JSONField(null=True, blank=True)  # Memory only: games/rooms/sessions.py
+    result: Any = JSONTextField(null=True, blank=True)  # the room-level result once finished
+    session: Any = JSONTextField(null=True, blank=True)  # Memory only: games/rooms/sessions.py
     next_room = models.CharField(max_length=32, blank=True, default="")
     # The next timed step: step_at is the next CPU move or automatic step; due_at is the
     # earliest of step_at and any seat's takeover time, and is what schedulers look for.

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import TextField
+from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -434,9 +434,12 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
 
 def rooms_of_user(user_id: int) -> list[str]:
     """The rooms with a seat bound to the account. The seats' text narrows the search on every
-    database (SQLite has no JSON containment; rare, like ``sweep``); the seats decide."""
+    database (SQLite has no JSON containment; rare, like ``sweep``); the seats decide. The
+    column keeps the text it was written as (PostgreSQL's ``json``): Django's encoder puts a
+    space after the colon, a change's (games/rooms/jsontext.py) none."""
     rows = (Room.objects.annotate(seats_text=Cast("seats", TextField()))
-            .filter(seats_text__contains=f'"user": {user_id}').values_list("id", "seats"))
+            .filter(Q(seats_text__contains=f'"user": {user_id}') | Q(seats_text__contains=f'"user":{user_id}'))
+            .values_list("id", "seats"))
     return [room_id for room_id, seats in rows if any(s.get("user") == user_id for s in seats)]
 
 

@@ -40,6 +40,17 @@ def test_it_stores_each_column_of_a_change_as_the_orm_reads_it():
     assert stored.due_at is None or room.id in dict(service.due_rooms(stored.due_at))
 
 
+def test_it_finds_an_accounts_seat_in_text_the_orm_wrote_too():
+    # A room's JSON columns keep the text they were written as: the ORM's (a space after each
+    # colon) where Django saved the row, the change statement's (none) after a change.
+    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    seats = Room.objects.get(pk=room.id).seats
+    seats[0]["user"] = USER
+    Room.objects.filter(pk=room.id).update(seats=seats)
+    assert service.rooms_of_user(USER) == [room.id]
+    assert service.rooms_of_user(USER // 10) == []  # 42424 is in the text, not in a seat
+
+
 def test_it_stores_a_finished_games_copy_with_the_change_that_finished_it():
     room, token = service.create_room("memory", "cpu", {"cards": 24})
     service.hello(room.id, token, None)
@@ -96,7 +107,7 @@ def test_it_reads_no_room_that_is_not_there():
         assert refused.value.code == "room_not_found"
 
 
-def test_it_keeps_the_state_and_cpus_as_the_text_it_wrote():
+def test_it_keeps_the_rooms_json_columns_as_the_text_it_wrote():
     # PostgreSQL keeps them as ``json`` (games/models.py's JSONTextField: the text is checked, not
     # parsed into jsonb, on every change); the ORM and the rooms' own reads decode them alike.
     room, token = service.create_room("memory", "cpu", {"cards": 24}, "hard")
@@ -110,15 +121,17 @@ def test_it_keeps_the_state_and_cpus_as_the_text_it_wrote():
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT column_name, data_type FROM information_schema.columns "
-                           "WHERE table_name = 'games_room' AND column_name IN ('state', 'cpus', 'seats')")
+                           "WHERE table_name IN ('games_room', 'games_roomevent') AND data_type LIKE 'json%%'")
             columns_types = dict(cursor.fetchall())
-            cursor.execute("SELECT state, cpus FROM games_room WHERE id = %s", [room.id])
+            cursor.execute("SELECT state, cpus, seats, options FROM games_room WHERE id = %s", [room.id])
             texts = cursor.fetchone()
-        assert columns_types == {"state": "json", "cpus": "json", "seats": "jsonb"}
+        assert columns_types == {"state": "json", "cpus": "json", "seats": "json", "options": "json",
+                                 "result": "json", "session": "json", "event": "json"}
         # The very text the change sent: no spaces jsonb's output would add.
-        assert texts == (jsontext.dumps(outcome.room.state), jsontext.dumps(outcome.room.cpus))
+        assert texts == tuple(jsontext.dumps(getattr(outcome.room, f)) for f in ("state", "cpus", "seats", "options"))
     stored = Room.objects.get(pk=room.id)
-    assert (stored.state, stored.cpus) == (outcome.room.state, outcome.room.cpus)
+    fields = ("state", "cpus", "seats", "options", "result", "session")
+    assert [getattr(stored, f) for f in fields] == [getattr(outcome.room, f) for f in fields]
     assert storage.load_with_event(room.id)[0].state == outcome.room.state
 
 

@@ -20,7 +20,7 @@ class JSONTextField(models.JSONField):
     whole row) and nothing searches by JSON path. Parsing them into ``jsonb`` was about half of
     PostgreSQL's CPU per change (a Memory state of 1 KB: 0.26 against 0.12 ms of a backend's
     CPU per change, measured by a loop of the rooms' UPDATE; the seats, options, result and
-    session as well: 0.16-0.22 -> 0.14-0.20 ms, migration 0011). The one search of a room's
+    session as well: 0.15-0.23 -> 0.13-0.22 ms, migration 0011). The one search of a room's
     seats reads their text (``service.rooms_of_user``), which keeps the spacing of the encoder
     that wrote it. Read back, the text is decoded as any JSONField's (its loader is registered
     in games/apps.py). On SQLite, as JSONField."""

@@ -43,6 +43,9 @@ class Snapshot:
     def state(self) -> Any:
         if self._state is None:
             self._state = registry.engine(self.room.game).State.from_json(self.room.state)
+            # A row read after another process's change: this process's next change of the
+            # room starts from this state too (a copy), not from its text decoded again.
+            storage.written.keep_state(self.room.id, self.version, self._state)
         return self._state
 
     def view_text(self, seat: int | None) -> str:

@@ -82,9 +82,10 @@ class WrittenRows:
 
     A row is kept as its values, the JSON columns as their text: ``copy`` decodes a fresh room
     each time, which the change may then edit freely. A row this process wrote also keeps the
-    engine state its ``state`` column was encoded from, which nothing edits: the change is
-    handed it to start from a ``copy()`` of it (the engines' contract, games/engines/base.py)
-    instead of decoding and checking the column again."""
+    engine state its ``state`` column was encoded from, and a row it read the state its views
+    decoded from that column (``keep_state``); nothing edits either: the change is handed it
+    to start from a ``copy()`` of it (the engines' contract, games/engines/base.py) instead of
+    decoding and checking the column again."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -101,6 +102,16 @@ class WrittenRows:
             self._rows[room.pk] = (row, state)
             if len(self._rows) > self.size:
                 del self._rows[next(iter(self._rows))]
+
+    def keep_state(self, room_id: str, version: int, state: Any) -> None:
+        """``state`` was decoded from the ``state`` of the room's row at ``version`` (a process
+        reading another's change decodes it for its views): if that row is the kept one, the
+        next change here starts from a copy of it instead of decoding the text again. Nothing
+        may edit it from now on."""
+        with self._lock:
+            kept = self._rows.get(room_id)
+            if kept is not None and kept[0]["version"] == version and kept[1] is None:
+                self._rows[room_id] = (kept[0], state)
 
     def note_version(self, room_id: str, version: int) -> None:
         """This process saw ``version`` of the room (another process wrote it): forget older copies."""
@@ -401,26 +412,31 @@ def _value(oid: int, data: bytes | None) -> Any:
 
 
 Converter = Callable[[Any, Any, Any], Any]
-_conversions: dict[tuple[str, Field[Any, Any]], tuple[Any, list[Converter]]] = {}
+# Per backend: the room's columns that the ORM converts after reading (index, column,
+# converters), JSON columns aside (``jsontext.loads`` decodes those).
+_conversions: dict[str, list[tuple[int, Any, list[Converter]]]] = {}
 
 
-def _from_db(db: BaseDatabaseWrapper, field: Field[Any, Any], value: Any) -> Any:
-    """A column's value as the ORM gives it: the backend's and the field's own conversions, as
-    Django's query compiler applies them (a time read from SQLite is text). The JSON columns'
-    texts are decoded by ``jsontext.loads`` instead, to the same values at a third of the CPU.
-    Looked up once per backend and field: the cross-process read runs this for every column.
-    ``db`` is this thread's connection itself: each attribute read through Django's
-    ``connection`` proxy looks the connection up again."""
-    if value is None:
-        return None
-    key = (db.vendor, field)
-    if key not in _conversions:
-        column = field.get_col(field.model._meta.db_table)
-        _conversions[key] = (column, db.ops.get_db_converters(column) + field.get_db_converters(db))
-    column, converters = _conversions[key]
-    for convert in converters:
-        value = convert(value, column, db)
-    return value
+def _converted_columns(db: BaseDatabaseWrapper) -> list[tuple[int, Any, list[Converter]]]:
+    """The backend's and the fields' own conversions of the room's non-JSON columns, as
+    Django's query compiler applies them (a time read from SQLite is text), listed once per
+    backend: on PostgreSQL none. Looking them up per column and read (a field's hash is
+    computed in Python) was a third of the cross-process read's CPU: 47 of 150 µs."""
+    converted = _conversions.get(db.vendor)
+    if converted is None:
+        converted = []
+        for i, field in enumerate(_ROOM):
+            if field.attname in _ROOM_JSON_FIELDS:
+                continue
+            column = field.get_col(field.model._meta.db_table)
+            converters = db.ops.get_db_converters(column) + field.get_db_converters(db)
+            if converters:
+                converted.append((i, column, converters))
+        _conversions[db.vendor] = converted
+    return converted
+
+
+_JSON_COLUMNS = [i for i, f in enumerate(_ROOM) if f.attname in _ROOM_JSON_FIELDS]
 
 
 def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
@@ -436,11 +452,17 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
     if row is None:
         raise _no_such_room()
     *values, event_text = row
-    texts = {f.attname: v for f, v in zip(_ROOM, values, strict=True)
-             if f.attname in _ROOM_JSON_FIELDS and v is not None}
-    room: Room = Room.from_db(DEFAULT_DB_ALIAS, _ROOM_FIELDS, [
-        jsontext.loads(texts[f.attname]) if f.attname in texts else _from_db(db, f, v)
-        for f, v in zip(_ROOM, values, strict=True)])
+    texts: dict[str, str] = {}
+    for i in _JSON_COLUMNS:
+        if (text := values[i]) is not None:
+            texts[_ROOM_FIELDS[i]] = text
+            values[i] = jsontext.loads(text)
+    for i, column, converters in _converted_columns(db):
+        if (value := values[i]) is not None:
+            for convert in converters:
+                value = convert(value, column, db)
+            values[i] = value
+    room: Room = Room.from_db(DEFAULT_DB_ALIAS, _ROOM_FIELDS, values)
     event = jsontext.loads(event_text) if event_text is not None else None
     written.remember(room, texts, read=True)
     return room, event

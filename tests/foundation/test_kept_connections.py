@@ -1,5 +1,10 @@
 """config/db_threads.py: the rooms' and telemetry's database threads keep their connection
-between calls, and a connection that reported an error is replaced before the next call."""
+between calls, a connection that reported an error is replaced before the next call, and each
+call made from the event loop gets its own answer or error, or does not run once its caller
+stopped waiting."""
+import asyncio
+import threading
+
 import pytest
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -48,3 +53,31 @@ def test_it_reconnects_after_an_error(pool):
 @pytest.mark.django_db(transaction=True)
 async def test_it_runs_calls_from_the_event_loop(pool):
     assert await pool.call(_connection) is await pool.call(_connection)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_hands_each_of_a_burst_of_calls_its_own_answer(pool):
+    # Calls come in bursts (every connection of a busy process): each awaits its own result.
+    answers = await asyncio.gather(*(pool.call(lambda n=n: n * n) for n in range(200)))
+    assert answers == [n * n for n in range(200)]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_raises_a_calls_error_in_the_event_loop(pool):
+    with pytest.raises(DatabaseError):
+        await pool.call(_broken_query)
+    assert await pool.call(lambda: "still serving") == "still serving"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_skips_a_call_whose_caller_stopped_waiting(pool):
+    # The one thread is held until the second call has been cancelled: that call never runs.
+    release, ran = threading.Event(), []
+    first = asyncio.ensure_future(pool.call(release.wait, 10))
+    second = asyncio.ensure_future(pool.call(ran.append, "second"))
+    await asyncio.sleep(0.05)
+    second.cancel()
+    release.set()
+    assert await first is True
+    assert await pool.call(lambda: "after") == "after"
+    assert ran == []

@@ -33,8 +33,8 @@ if [ -d "$WHL_DIR/whl" ]; then WHL_DIR=$WHL_DIR/whl; fi
 DEV=$(dirname "$WHL_DIR")  # prepare.sh's folder: whl/ and hap.tar.xz
 PGPORT=${PGPORT:-5432}
 REDISPORT=${REDISPORT:-6379}
-# One process per 1,000 clients first (so the 4-process run is not the one a slow start skips),
-# then the same load on more processes.
+# The one-process baseline first, then the runs issue 17's targets name: a run that would end
+# after TOTAL_S is skipped, so the list is in order of need.
 RUNS=${RUNS:-"1:1000 8:8000 4:4000:spread 4:4000:noecho 2:2000:noecho"}
 RUN_SECONDS=${RUN_SECONDS:-15}
 RUN_WARMUP=${RUN_WARMUP:-5}

@@ -1,9 +1,7 @@
 """config/db_threads.py: the rooms' and telemetry's database threads keep their connection
 between calls, a connection that reported an error is replaced before the next call, and each
-call made from the event loop gets its own answer or error, or does not run once its caller
-stopped waiting."""
+call made from the event loop gets its own answer or error."""
 import asyncio
-import threading
 
 import pytest
 from django.conf import settings
@@ -68,16 +66,3 @@ async def test_it_raises_a_calls_error_in_the_event_loop(pool):
         await pool.call(_broken_query)
     assert await pool.call(lambda: "still serving") == "still serving"
 
-
-@pytest.mark.django_db(transaction=True)
-async def test_it_skips_a_call_whose_caller_stopped_waiting(pool):
-    # The one thread is held until the second call has been cancelled: that call never runs.
-    release, ran = threading.Event(), []
-    first = asyncio.ensure_future(pool.call(release.wait, 10))
-    second = asyncio.ensure_future(pool.call(ran.append, "second"))
-    await asyncio.sleep(0.05)
-    second.cancel()
-    release.set()
-    assert await first is True
-    assert await pool.call(lambda: "after") == "after"
-    assert ran == []

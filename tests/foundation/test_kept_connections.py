@@ -65,4 +65,3 @@ async def test_it_raises_a_calls_error_in_the_event_loop(pool):
     with pytest.raises(DatabaseError):
         await pool.call(_broken_query)
     assert await pool.call(lambda: "still serving") == "still serving"
-

@@ -100,7 +100,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         if self.seats:
             held, self.seats = self.seats, []
             try:
-                announce(await db.call(service.disconnect, self.room_id, held), self)
+                announce(await service.disconnect.on_loop(self.room_id, held), self)
             except GameError:
                 pass  # the room is gone or the database is down: nothing to mark
 
@@ -203,8 +203,8 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
                           **_ref(ref)})
         await self._send_latest(outcome.room.version, ref)
 
-    async def _change(self, ref, function, *args):
-        outcome = await db.call(function, *args)
+    async def _change(self, ref, command, *args):
+        outcome = await command.on_loop(*args)
         announce(outcome, self)
         await self._send_latest(outcome.room.version, ref)
 

@@ -2,6 +2,7 @@ import pytest
 from django.conf import settings
 
 from games.rooms import db as rooms_db
+from games.rooms import loop_db
 from telemetry import ingest
 
 
@@ -26,3 +27,4 @@ def close_kept_connections():
     yield
     rooms_db.threads.close_connections()
     ingest.threads.close_connections()
+    loop_db.close_all()

@@ -11,14 +11,16 @@ The commands themselves, and who may make them, are games/rooms/service.py's.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
-from typing import Any
+from typing import Any, Generic, ParamSpec
 
+import psycopg
 from django.db import DatabaseError
 from django.utils import timezone
 
@@ -101,38 +103,131 @@ class Outcome:
     seats: list[Seat] | None = None
 
 
+@dataclass
+class Change:
+    """A command's change to one room, not yet applied: ``apply`` runs it on the calling thread's
+    database connection, ``apply_on_loop`` from the event loop."""
+
+    room_id: str
+    change: Callable[[Work], None]
+    expected_version: int | None = None
+
+
+@dataclass
+class _Load:
+    room_id: str
+
+
+@dataclass
+class _Commit:
+    work: Work
+    event: dict[str, Any]
+    state: Any
+
+
+Attempts = Generator["_Load | _Commit", Any, Outcome]
+
+
+def _attempts(room_id: str, change: Callable[[Work], None], expected_version: int | None) -> Attempts:
+    """Runs ``change(work)`` on a fresh copy of the room until a write under the version check
+    succeeds. It asks its driver for the I/O: ``_Load`` (the row, as ``storage.load``) and
+    ``_Commit`` (True when written), so one definition serves the threads and the event loop."""
+    for attempt in range(MAX_RETRIES):
+        kept = storage.written.copy(room_id) if attempt == 0 else None
+        cached = kept is not None
+        if kept is not None:
+            room, written_state = kept
+        else:
+            room, written_state = (yield _Load(room_id)), None
+        try:
+            if expected_version is not None and room.version != expected_version:
+                raise GameError(f"The room is at version {room.version}, not "
+                                f"{expected_version}; nothing was done.", "stale_version")
+            work = Work(room=room, now=timezone.now(), _written=written_state)
+            change(work)
+        except GameError as exc:
+            if cached and (not processes.this_process.alone or exc.code == "stale_version"):
+                continue  # decided again from the database's row
+            raise
+        if not work.changed:
+            if cached:
+                continue
+            return Outcome(room, False, work.reply)
+        settle(work)
+        event = work.event or {"type": "room"}
+        # The state the row now holds: the change's own, or the one it started from.
+        state = work.state if work.state_changed else written_state
+        if (yield _Commit(work, event, state)):
+            return Outcome(work.room, True, work.reply, event, state, work._seats)
+    raise GameError("The room is busy; try again.", "unavailable")
+
+
 def apply(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
-    """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check."""
+    """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check,
+    on this thread's database connection."""
+    attempts = _attempts(room_id, change, expected_version)
+    answer: Room | bool | None = None
     try:
-        for attempt in range(MAX_RETRIES):
-            kept = storage.written.copy(room_id) if attempt == 0 else None
-            cached = kept is not None
-            room, written_state = kept or (storage.load(room_id), None)
+        while True:
             try:
-                if expected_version is not None and room.version != expected_version:
-                    raise GameError(f"The room is at version {room.version}, not "
-                                    f"{expected_version}; nothing was done.", "stale_version")
-                work = Work(room=room, now=timezone.now(), _written=written_state)
-                change(work)
-            except GameError as exc:
-                if cached and (not processes.this_process.alone or exc.code == "stale_version"):
-                    continue  # decided again from the database's row
-                raise
-            if not work.changed:
-                if cached:
-                    continue
-                return Outcome(room, False, work.reply)
-            settle(work)
-            event = work.event or {"type": "room"}
-            # The state the row now holds: the change's own, or the one it started from.
-            state = work.state if work.state_changed else written_state
-            if storage.commit(work.room, event, work.finished_record, work.now, state,
-                              redoable=work.redoable):
-                return Outcome(work.room, True, work.reply, event, state, work._seats)
+                step = attempts.send(answer)
+            except StopIteration as done:
+                outcome: Outcome = done.value
+                return outcome
+            if isinstance(step, _Load):
+                answer = storage.load(step.room_id)
+            else:
+                work = step.work
+                answer = storage.commit(work.room, step.event, work.finished_record, work.now, step.state,
+                                        redoable=work.redoable)
     except DatabaseError:
         log.exception("database error while changing a room")
         raise GameError("The server cannot save right now; try again.", "unavailable") from None
-    raise GameError("The room is busy; try again.", "unavailable")
+
+
+async def apply_on_loop(change: Change) -> Outcome:
+    """``apply`` from the event loop: on PostgreSQL the change's write goes through the loop's
+    own connections (games/rooms/loop_db.py), without a hop to the rooms' threads; a read, a
+    change that finishes a game (its records go out from the threads) and SQLite's writes go to
+    the threads. The change itself is computed here, as it is on a thread."""
+    attempts = _attempts(change.room_id, change.change, change.expected_version)
+    answer: Room | bool | None = None
+    try:
+        while True:
+            try:
+                step = attempts.send(answer)
+            except StopIteration as done:
+                outcome: Outcome = done.value
+                return outcome
+            if isinstance(step, _Load):
+                answer = await storage.load_on_loop(step.room_id)
+            else:
+                work = step.work
+                answer = await storage.commit_on_loop(work.room, step.event, work.finished_record, work.now,
+                                                      step.state, redoable=work.redoable)
+    except (DatabaseError, psycopg.Error):
+        log.exception("database error while changing a room")
+        raise GameError("The server cannot save right now; try again.", "unavailable") from None
+
+
+P = ParamSpec("P")
+
+
+class Command(Generic[P]):
+    """A service command (games/rooms/service.py) that builds a ``Change`` from its arguments
+    and does nothing else (no I/O): ``command(...)`` applies it on this thread (the rooms'
+    threads, the HTTP API, tests), ``await command.on_loop(...)`` from the event loop."""
+
+    def __init__(self, build: Callable[P, Change]) -> None:
+        self.build = build
+        functools.update_wrapper(self, build)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Outcome:
+        change = self.build(*args, **kwargs)
+        return apply(change.room_id, change.change, change.expected_version)
+
+    async def on_loop(self, *args: P.args, **kwargs: P.kwargs) -> Outcome:
+        return await apply_on_loop(self.build(*args, **kwargs))
 
 
 def settle(work: Work) -> None:

@@ -77,7 +77,7 @@ class Scheduler:
         self._timers.pop(room_id, None)
         try:
             while True:
-                outcome = await db.call(service.run_step, room_id)
+                outcome = await service.run_step.on_loop(room_id)
                 if not outcome.changed:
                     if outcome.room.due_at is not None:
                         self.wake_at(room_id, outcome.room.due_at)

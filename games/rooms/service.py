@@ -1,9 +1,13 @@
 """The room service, the rooms' front door: the commands (every change to a room, and who may
 make it) and the reads the consumers, the HTTP API, the scheduler and ``accounts/`` call.
 
-They call these synchronous functions through ``games.rooms.db.call`` (a few threads of their
-own). Each command is a ``change(work)`` function that ``changes.apply`` runs on the room and
-writes under a version check (games/rooms/changes.py); a refusal, the engine's or the service's,
+Each command is a ``change(work)`` function that ``changes.apply`` runs on the room and writes
+under a version check (games/rooms/changes.py). The commands that only build their change (a
+``changes.Command``: ``act``, ``run_step`` and the like) also run from the event loop, with
+``await service.act.on_loop(...)``: the consumers and the scheduler call them so, which on
+PostgreSQL writes through the loop's own connections (games/rooms/loop_db.py). Everything else
+is called on the rooms' threads, ``await games.rooms.db.call(service.hello, ...)``, or
+directly from a synchronous caller (the HTTP API). A refusal, the engine's or the service's,
 is a ``GameError`` (games/engines/base.py) with its code and message, and nothing is written.
 Which room actions a connection may send is games/rooms/allowed.py's rule, which ``Work.check``
 enforces. Seats count connections under this process's id (games/rooms/processes.py).
@@ -155,7 +159,8 @@ def _lost_seat(seats: list[Seat], token_hash: str | None) -> dict[str, Any] | No
     return None
 
 
-def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
+@changes.Command
+def disconnect(room_id: str, seats_held: list[int]) -> changes.Change:
     """The connection closed; a seat left with no connection is away (CPU after the delay)."""
 
     def change(work: Work) -> None:
@@ -167,13 +172,14 @@ def disconnect(room_id: str, seats_held: list[int]) -> Outcome:
                 away.append(i)
         work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
 
-    return changes.apply(room_id, change)
+    return changes.Change(room_id, change)
 
 
 # --------------------------------------------------------------------------------------------
 # Requests from a connection. ``held`` is the seats the connection's token holds.
 
-def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: int | None = None) -> Outcome:
+@changes.Command
+def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: int | None = None) -> changes.Change:
     """Plays a seat's action; ``action`` and ``seat`` are the client's JSON, checked here."""
     def change(work: Work) -> None:
         room = work.room
@@ -203,7 +209,7 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
         work.set_state(state)
         work.mark({"type": "action", "seat": acting, "by": "human", "action": action})
 
-    return changes.apply(room_id, change, expected_version=version)
+    return changes.Change(room_id, change, expected_version=version)
 
 
 def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
@@ -233,13 +239,14 @@ def _start(work: Work) -> None:
     work.set_state(work.state)
 
 
-def start(room_id: str, held: list[int]) -> Outcome:
+@changes.Command
+def start(room_id: str, held: list[int]) -> changes.Change:
     def change(work: Work) -> None:
         work.check(held, "start")
         _start(work)
         work.mark({"type": "start"})
 
-    return changes.apply(room_id, change)
+    return changes.Change(room_id, change)
 
 
 def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
@@ -260,7 +267,8 @@ def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] 
     return changes.apply(room_id, change)
 
 
-def leave(room_id: str, held: list[int]) -> Outcome:
+@changes.Command
+def leave(room_id: str, held: list[int]) -> changes.Change:
     def change(work: Work) -> None:
         seats = work.check(held, "leave")
         for i in seats:
@@ -268,10 +276,11 @@ def leave(room_id: str, held: list[int]) -> Outcome:
         work.set_state(work.state)  # the CPU takes the seat from here
         work.mark({"type": "leave", "seats": seats})
 
-    return changes.apply(room_id, change)
+    return changes.Change(room_id, change)
 
 
-def resign(room_id: str, held: list[int]) -> Outcome:
+@changes.Command
+def resign(room_id: str, held: list[int]) -> changes.Change:
     def change(work: Work) -> None:
         room = work.room
         loser = work.check(held, "resign")[0]
@@ -281,20 +290,22 @@ def resign(room_id: str, held: list[int]) -> Outcome:
         room.step_at = None
         work.mark({"type": "resign", "seat": loser})
 
-    return changes.apply(room_id, change)
+    return changes.Change(room_id, change)
 
 
-def play_again(room_id: str, held: list[int]) -> Outcome:
+@changes.Command
+def play_again(room_id: str, held: list[int]) -> changes.Change:
     """A new game at the table; a Memory session goes on (``new_session`` starts one)."""
     return _new_game(room_id, held, "play_again")
 
 
-def new_session(room_id: str, held: list[int]) -> Outcome:
+@changes.Command
+def new_session(room_id: str, held: list[int]) -> changes.Change:
     """The session's totals start again from nothing, with a new game (like play again)."""
     return _new_game(room_id, held, "new_session")
 
 
-def _new_game(room_id: str, held: list[int], kind: str) -> Outcome:
+def _new_game(room_id: str, held: list[int], kind: str) -> changes.Change:
     def change(work: Work) -> None:
         room = work.room
         work.check(held, kind)
@@ -309,7 +320,7 @@ def _new_game(room_id: str, held: list[int], kind: str) -> Outcome:
         work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
         work.mark({"type": kind})
 
-    return changes.apply(room_id, change)
+    return changes.Change(room_id, change)
 
 
 def new_link(room_id: str, held: list[int]) -> Outcome:
@@ -335,7 +346,8 @@ def due_rooms(now: datetime | None = None, limit: int = 100) -> list[tuple[str, 
                 .values_list("id", "due_at")[:limit])
 
 
-def run_step(room_id: str) -> Outcome:
+@changes.Command
+def run_step(room_id: str) -> changes.Change:
     """Does the room's one step that is due now, if any: a takeover, an automatic step or a CPU
     move. Two processes may both try; the version check lets exactly one of them write."""
 
@@ -375,7 +387,7 @@ def run_step(room_id: str) -> Outcome:
         work.set_state(state)
         work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
 
-    return changes.apply(room_id, change)
+    return changes.Change(room_id, change)
 
 
 def _cpu_action(work: Work, seat: int) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Room
-from games.rooms import allowed, db, registry, service, sessions, storage
+from games.rooms import allowed, registry, service, sessions, storage
 from games.rooms.jsontext import dumps as _dumps
 from games.rooms.seats import Seat, public
 
@@ -64,8 +64,8 @@ class Snapshot:
         return player
 
 
-def _read(room_id: str) -> Snapshot:
-    room, event = storage.load_with_event(room_id)
+async def _read(room_id: str) -> Snapshot:
+    room, event = await storage.load_with_event_on_loop(room_id)
     return Snapshot(room=room, event={"version": room.version, **event} if event else None)
 
 
@@ -78,7 +78,7 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
     async with lock:
         snap = _cache.get(room_id)
         if snap is None or snap.version < min_version:
-            snap = await db.call(_read, room_id)
+            snap = await _read(room_id)
             storage.written.note_version(room_id, snap.version)
             _cache[room_id] = snap
         _cache.move_to_end(room_id)

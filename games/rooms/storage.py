@@ -27,7 +27,8 @@ from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
 from games.models import FinishedGame, JSONTextField, Room, RoomEvent
-from games.rooms import jsontext
+from games.rooms import jsontext, loop_db
+from games.rooms.db import threads
 from games.signals import game_finished
 from telemetry.schema import BUCKETS
 
@@ -145,16 +146,17 @@ written = WrittenRows(2000)
 # --------------------------------------------------------------------------------------------
 # Writing.
 
-def _db_values(db: BaseDatabaseWrapper, fields: list[Field[Any, Any]], values: dict[str, Any]) -> list[Any]:
+def _db_values(vendor: str, fields: list[Field[Any, Any]], values: dict[str, Any]) -> list[Any]:
     """The statement's parameters: each value as its column takes it. On PostgreSQL psycopg
     takes Python's values as they are (Django's conversions there return them unchanged, at a
     cost of most of the time spent here) and a JSON value goes as the text jsontext encodes (far
     faster than Django's encoder; cast to jsonb in the statement). On SQLite each field converts
     its value as the ORM does, JSON included: ``Cast(seats, TextField())`` searches
     (``service.rooms_of_user``) expect Django's text."""
-    if db.vendor == "postgresql":
+    if vendor == "postgresql":
         return [jsontext.dumps(values[f.attname]) if isinstance(f, JSONField) and values[f.attname] is not None
                 else values[f.attname] for f in fields]
+    db = connections[DEFAULT_DB_ALIAS]
     return [f.get_db_prep_save(values[f.attname], db) for f in fields]
 
 
@@ -317,24 +319,57 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
     the lost version resyncs as from any room behind it (``events_after``). A change that
     finishes a game is never redoable: the game's records go out once it is durable."""
     db = connections[DEFAULT_DB_ALIAS]  # this thread's, looked up once (not per ``connection.x``)
+    params = _change_params(db.vendor, room, event, finished, now)
+    written_now = _write(db, params, redoable and not finished)
+    _after_write(room, params[0][:len(_CHANGED)], now, state, written_now)
+    if written_now and finished:
+        # At once in autocommit (the common case); after the commit inside a caller's transaction.
+        transaction.on_commit(lambda: game_finished.send(sender=Room, record=finished))
+    return written_now
+
+
+async def commit_on_loop(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,
+                         state: Any = None, redoable: bool = False) -> bool:
+    """``commit`` from the event loop. On PostgreSQL the statement goes through the loop's own
+    connections (games/rooms/loop_db.py), unless the change finishes a game: that one's
+    records go out from the rooms' threads, as does every write on SQLite."""
+    if finished or not loop_db.enabled():
+        return await threads.call(commit, room, event, finished, now, state, redoable)
+    params = _change_params("postgresql", room, event, None, now)
+    key, statement = _PREPARED["rooms_change_redoable" if redoable else "rooms_change"]
+    result = await loop_db.pool().run(key, statement, [_text(p) for part in params for p in part])
+    written_now = result.command_tuples == 1
+    _after_write(room, params[0][:len(_CHANGED)], now, state, written_now)
+    return written_now
+
+
+async def load_on_loop(room_id: str) -> Room:
+    """``load`` from the event loop (on the rooms' threads: a change whose kept row was stale)."""
+    return await threads.call(load, room_id)
+
+
+def _change_params(vendor: str, room: Room, event: dict[str, Any], finished: dict[str, Any] | None,
+                   now: datetime) -> list[list[Any]]:
+    """The parameters of a change's statements: the room's (its new values, then its key and
+    the version it was read at), the event's and, when ``finished``, the operators' copy's."""
     old = room.version
     values = {**{f.attname: getattr(room, f.attname) for f in _CHANGED}, "version": old + 1, "updated_at": now}
-    room_params = _db_values(db, _CHANGED, values)
-    params = [room_params + [room.pk, old],
-              _db_values(db, _EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
+    params = [_db_values(vendor, _CHANGED, values) + [room.pk, old],
+              _db_values(vendor, _EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
     if finished:
-        params.append(_db_values(db, _FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
-    if not _write(db, params, redoable and not finished):
+        params.append(_db_values(vendor, _FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
+    return params
+
+
+def _after_write(room: Room, room_params: list[Any], now: datetime, state: Any, written_now: bool) -> None:
+    """The room is at its new version and this process keeps the row, or (nothing written) forgets it."""
+    if not written_now:
         written.forget(room.pk)
-        return False
-    room.version, room.updated_at = old + 1, now
+        return
+    room.version, room.updated_at = room.version + 1, now
     # The JSON parameters are the columns' texts on either backend: the copy keeps them.
     written.remember(room, {f.attname: p for f, p in zip(_CHANGED, room_params, strict=True)
                             if isinstance(f, JSONField) and p is not None}, state=state)
-    if finished:
-        # At once in autocommit (the common case); after the commit inside a caller's transaction.
-        transaction.on_commit(lambda: game_finished.send(sender=Room, record=finished))
-    return True
 
 
 def insert(room: Room) -> None:
@@ -380,14 +415,17 @@ def _fetch_one(db: BaseDatabaseWrapper, statement: str, params: list[Any]) -> tu
     """One row, as psycopg would return it (a JSON column as its text, on both backends:
     Django's loader on PostgreSQL)."""
     if db.vendor == "postgresql":
-        result = _run_prepared(db, "rooms_read_with_event", params, binary=True)
-        if result.ntuples == 0:
-            return None
-        return tuple(_value(result.ftype(i), result.get_value(0, i)) for i in range(result.nfields))
+        return _binary_row(_run_prepared(db, "rooms_read_with_event", params, binary=True))
     with db.cursor() as cursor:
         cursor.execute(statement, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
         return row
+
+
+def _binary_row(result: psycopg.pq.abc.PGresult) -> tuple[Any, ...] | None:
+    if result.ntuples == 0:
+        return None
+    return tuple(_value(result.ftype(i), result.get_value(0, i)) for i in range(result.nfields))
 
 
 _PREPARED = {name: (name.encode(), _numbered(text)) for name, text in (
@@ -448,7 +486,22 @@ def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
     if "\x00" in room_id:
         raise _no_such_room()
     db = connections[DEFAULT_DB_ALIAS]
-    row = _fetch_one(db, _READ_WITH_EVENT, [room_id])
+    return _room_with_event(db, _fetch_one(db, _READ_WITH_EVENT, [room_id]))
+
+
+async def load_with_event_on_loop(room_id: str) -> tuple[Room, dict[str, Any] | None]:
+    """``load_with_event`` from the event loop: on PostgreSQL through the loop's own connections
+    (games/rooms/loop_db.py), else on the rooms' threads."""
+    if not loop_db.enabled():
+        return await threads.call(load_with_event, room_id)
+    if "\x00" in room_id:
+        raise _no_such_room()
+    key, statement = _PREPARED["rooms_read_with_event"]
+    result = await loop_db.pool().run(key, statement, [_text(room_id)], binary=True)
+    return _room_with_event(connections[DEFAULT_DB_ALIAS], _binary_row(result))
+
+
+def _room_with_event(db: BaseDatabaseWrapper, row: tuple[Any, ...] | None) -> tuple[Room, dict[str, Any] | None]:
     if row is None:
         raise _no_such_room()
     *values, event_text = row

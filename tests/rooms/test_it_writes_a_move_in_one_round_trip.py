@@ -17,7 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import registry, service, snapshots, storage
+from games.rooms import registry, service, storage
 from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -112,18 +112,18 @@ def test_it_reads_another_processes_change_in_one_round_trip_and_changes_on_from
     last_event = RoomEvent.objects.get(room_id=room.id, version=room.version).event
 
     with database_calls() as calls:
-        snap = snapshots._read(room.id)
+        read, event = storage.load_with_event(room.id)
     assert calls.count == 1  # the row and its event together
     # Every JSON column decoded as the ORM would (the read is raw SQL on PostgreSQL).
-    assert (snap.version, snap.room.state, snap.room.session, snap.event) == (
-        room.version, room.state, room.session, {"version": room.version, **last_event})
+    assert (read.version, read.state, read.session, event) == (
+        room.version, room.state, room.session, last_event)
     assert Room.objects.get(pk=room.id).session == room.session is not None
 
     # The row read is the copy the next change starts from: no read before the write.
     with database_calls() as calls:
-        room = next_change(snap.room, rng)().room
+        room = next_change(read, rng)().room
     assert calls.count == expected(finishing=room.status == "finished")
-    assert Room.objects.get(pk=room.id).version == snap.version + 1
+    assert Room.objects.get(pk=room.id).version == read.version + 1
 
 
 @pytest.mark.services

@@ -178,3 +178,28 @@ def test_it_drops_a_connection_whose_caller_stopped_waiting():
 
     left, one = asyncio.run(cancelled())
     assert (left, one) == (0, 1)  # the half-read connection was closed, a new one answered
+
+
+async def _prepared_on_loop_connection(room: Room) -> list[str]:
+    """Makes a move from the loop, then lists the statements its connection has prepared."""
+    await next_move(room, random.Random(4))
+    result = await loop_db.pool().run(b"", b"SELECT name FROM pg_prepared_statements WHERE NOT from_sql", [])
+    return sorted(result.get_value(i, 0).decode() for i in range(result.ntuples))
+
+
+@pytest.mark.services
+@postgresql_only
+def test_it_prepares_the_moves_statement_once_on_the_loops_connection():
+    room = seated_room()
+    assert asyncio.run(_prepared_on_loop_connection(room)) == ["rooms_change"]
+
+
+@pytest.mark.services
+@postgresql_only
+def test_it_prepares_nothing_on_the_loops_connection_where_the_database_url_says_so(monkeypatch):
+    """DATABASE_URL's ``prepare_threshold=none`` (a pooler in transaction mode) holds for the
+    loop's connections too: the move is sent whole."""
+    room = seated_room()
+    monkeypatch.setitem(connection.settings_dict["OPTIONS"], "prepare_threshold", None)
+    assert asyncio.run(_prepared_on_loop_connection(room)) == []
+    assert Room.objects.get(pk=room.id).version == room.version + 1

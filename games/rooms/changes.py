@@ -124,8 +124,22 @@ class _Commit:
     event: dict[str, Any]
     state: Any
 
+    def arguments(self) -> tuple[Room, dict[str, Any], dict[str, Any] | None, datetime, Any, bool]:
+        """``storage.commit``'s (and ``commit_on_loop``'s)."""
+        work = self.work
+        return work.room, self.event, work.finished_record, work.now, self.state, work.redoable
+
 
 Attempts = Generator["_Load | _Commit", Any, Outcome]
+
+
+def _next(attempts: Attempts, answer: Room | bool | None) -> _Load | _Commit | Outcome:
+    """The attempts' next request for I/O, given the answer to the last; or their outcome."""
+    try:
+        return attempts.send(answer)
+    except StopIteration as done:
+        outcome: Outcome = done.value
+        return outcome
 
 
 def _attempts(room_id: str, change: Callable[[Work], None], expected_version: int | None) -> Attempts:
@@ -166,20 +180,12 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
     """Runs ``change(work)`` on a fresh copy of the room and writes it under a version check,
     on this thread's database connection."""
     attempts = _attempts(room_id, change, expected_version)
-    answer: Room | bool | None = None
     try:
-        while True:
-            try:
-                step = attempts.send(answer)
-            except StopIteration as done:
-                outcome: Outcome = done.value
-                return outcome
-            if isinstance(step, _Load):
-                answer = storage.load(step.room_id)
-            else:
-                work = step.work
-                answer = storage.commit(work.room, step.event, work.finished_record, work.now, step.state,
-                                        redoable=work.redoable)
+        step = _next(attempts, None)
+        while not isinstance(step, Outcome):
+            step = _next(attempts, storage.load(step.room_id) if isinstance(step, _Load)
+                         else storage.commit(*step.arguments()))
+        return step
     except DatabaseError:
         log.exception("database error while changing a room")
         raise GameError("The server cannot save right now; try again.", "unavailable") from None
@@ -191,20 +197,12 @@ async def apply_on_loop(change: Change) -> Outcome:
     change that finishes a game (its records go out from the threads) and SQLite's writes go to
     the threads. The change itself is computed here, as it is on a thread."""
     attempts = _attempts(change.room_id, change.change, change.expected_version)
-    answer: Room | bool | None = None
     try:
-        while True:
-            try:
-                step = attempts.send(answer)
-            except StopIteration as done:
-                outcome: Outcome = done.value
-                return outcome
-            if isinstance(step, _Load):
-                answer = await storage.load_on_loop(step.room_id)
-            else:
-                work = step.work
-                answer = await storage.commit_on_loop(work.room, step.event, work.finished_record, work.now,
-                                                      step.state, redoable=work.redoable)
+        step = _next(attempts, None)
+        while not isinstance(step, Outcome):
+            step = _next(attempts, await storage.load_on_loop(step.room_id) if isinstance(step, _Load)
+                         else await storage.commit_on_loop(*step.arguments()))
+        return step
     except (DatabaseError, psycopg.Error):
         log.exception("database error while changing a room")
         raise GameError("The server cannot save right now; try again.", "unavailable") from None

@@ -103,6 +103,9 @@ class LoopConnection:
         return last
 
     def close(self) -> None:
+        """Once only: after ``finish`` the socket's number may be another connection's."""
+        if self.broken:
+            return
         self.broken = True
         if not self._loop.is_closed():
             self._loop.remove_reader(self._socket)

@@ -6,7 +6,9 @@ reconnecting client missed. ``insert`` writes a new room with its first event. `
 a change: the version-checked UPDATE of the row, the event row of the new version and, when the
 change finished a game, the operators' copy of it (``FinishedGame``), together or not at all;
 ``game_finished`` goes out once that has committed. ``written`` is this process's copy of the
-rows it wrote (or read) last, which the next change of such a room starts from.
+rows it wrote (or read) last, which the next change of such a room starts from. From the event
+loop, ``commit_on_loop`` and ``load_with_event_on_loop`` run the same statements, on PostgreSQL
+through the loop's own connections (loop_db.py), else on the rooms' threads (db.py).
 
 The commands (``service.py``) decide what a change is and never write a row themselves; the
 searches that only find rooms (``service.due_rooms``, ``service.rooms_of_user``,

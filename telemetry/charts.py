@@ -26,12 +26,7 @@ def grouped_bar_chart(title: str, rows: list[tuple[str, list[float]]], series: l
     legend_height = ROW if series else 0
     height = legend_height + max(1, len(rows)) * (ROW * per_group + 6) + 4
     width = LABEL_WIDTH + BAR_WIDTH + 80
-    parts = []
-    for i, name in enumerate(series):
-        x = LABEL_WIDTH + i * 110
-        parts.append(format_html('<rect x="{}" y="4" width="12" height="12" fill="{}"/>'
-                                 '<text x="{}" y="15" font-size="12">{}</text>',
-                                 x, COLOURS[i % len(COLOURS)], x + 16, name))
+    parts = _legend(series, LABEL_WIDTH)
     y = legend_height
     for label, values in rows:
         parts.append(format_html('<text x="{}" y="{}" font-size="12" text-anchor="end">{}</text>',
@@ -47,6 +42,49 @@ def grouped_bar_chart(title: str, rows: list[tuple[str, list[float]]], series: l
         y += ROW * per_group + 6
     if not rows:
         parts.append(format_html('<text x="{}" y="{}" font-size="12">{}</text>', LABEL_WIDTH, y + 15, "—"))
+    return _svg(title, width, height, parts)
+
+
+def daily_chart(title: str, days: list[str], series: list[tuple[str, list[float]]]) -> str:
+    """A trend: one line per (name, values), a value per day of ``days`` (oldest first), each
+    point titled with its day and value; the first, middle and last days are written below."""
+    width, plot_height, left = LABEL_WIDTH + BAR_WIDTH + 80, 120, 40
+    plot_width = width - left - 20
+    top = max((v for _, values in series for v in values), default=0) or 1
+    step = plot_width / max(1, len(days) - 1)
+    base = ROW + plot_height
+
+    def point(n: int, value: float) -> tuple[str, str]:
+        return f"{left + n * step:.1f}", f"{base - plot_height * value / top:.1f}"
+
+    parts = _legend([name for name, _ in series], left)
+    parts.append(format_html('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999"/>'
+                             '<text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>'
+                             '<text x="{}" y="{}" font-size="11" text-anchor="end">0</text>',
+                             left, base, left + plot_width, base, left - 4, ROW + 4, _number(top),
+                             left - 4, base))
+    for i, (name, values) in enumerate(series):
+        colour = COLOURS[i % len(COLOURS)]
+        points = " ".join(",".join(point(n, value)) for n, value in enumerate(values))
+        parts.append(format_html('<polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>', points, colour))
+        for n, value in enumerate(values):
+            x, y = point(n, value)
+            parts.append(format_html('<circle cx="{}" cy="{}" r="3" fill="{}"><title>{} {}: {}</title></circle>',
+                                     x, y, colour, days[n], name, _number(value)))
+    for n in sorted({0, len(days) // 2, len(days) - 1}) if days else ():
+        parts.append(format_html('<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>',
+                                 point(n, 0)[0], base + 16, days[n]))
+    return _svg(title, width, base + ROW, parts)
+
+
+def _legend(series: list[str], left: float) -> list[str]:
+    return [format_html('<rect x="{}" y="4" width="12" height="12" fill="{}"/>'
+                        '<text x="{}" y="15" font-size="12">{}</text>',
+                        left + i * 110, COLOURS[i % len(COLOURS)], left + i * 110 + 16, name)
+            for i, name in enumerate(series)]
+
+
+def _svg(title: str, width: float, height: float, parts: list[str]) -> str:
     return format_html('<svg class="telemetry-chart" role="img" aria-label="{}" width="{}" height="{}" '
                        'viewBox="0 0 {} {}" xmlns="http://www.w3.org/2000/svg"><title>{}</title>{}</svg>',
                        title, width, height, width, height, title, mark_safe("".join(parts)))

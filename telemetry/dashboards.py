@@ -3,9 +3,10 @@ single events."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,9 +39,17 @@ class Filters:
             raise FilterError(_("game must be one of %s, or empty for all.") % ", ".join(schema.GAMES))
         return cls(days, game)
 
+    def since(self):
+        return timezone.now() - timedelta(days=self.days)
+
     def queryset(self):
-        events = Event.objects.filter(received_at__gte=timezone.now() - timedelta(days=self.days))
+        events = Event.objects.filter(received_at__gte=self.since())
         return events.filter(game=self.game) if self.game else events
+
+    def dates(self) -> list[date]:
+        """Every UTC day the range touches, oldest first: its first one only in part."""
+        first, last = self.since().date(), timezone.now().date()
+        return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
 
 def _rate(part: int, whole: int) -> float:
@@ -95,6 +104,25 @@ def load_failures(events) -> list[dict]:
                 .order_by("-count", "failure"))
 
 
+# What each per-day series counts: a number of events of one type, or (reconnections) the sum of
+# a field over the visits to rooms that day.
+DAILY = {
+    "started": Count("id", filter=Q(type="game_start")),
+    "finished": Count("id", filter=Q(type="game_end")),
+    "view3d_failed": Count("id", filter=Q(type="view3d_failed")),
+    "load_failures": Count("id", filter=Q(type="load_failure")),
+    "reconnections": Sum("reconnections", filter=Q(type="room_session")),
+}
+
+
+def per_day(events, dates: list[date]) -> list[dict]:
+    """One row per day of ``dates`` (a day with no event counts 0 for each series), from the
+    hour each event was stored (``received_at``: the hour the buffer was flushed, UTC)."""
+    rows = {row["day"]: row for row in events.annotate(day=TruncDate("received_at")).values("day")
+            .annotate(**DAILY).order_by()}
+    return [{"day": day, **{name: (rows.get(day) or {}).get(name) or 0 for name in DAILY}} for day in dates]
+
+
 def build(filters: Filters) -> dict:
     events = filters.queryset()
     games = games_started_finished(events)
@@ -104,8 +132,22 @@ def build(filters: Filters) -> dict:
     steps = room_steps(events)
     created = rooms_created(events)
     loads = load_failures(events)
+    daily = per_day(events, filters.dates())
+    days = [row["day"].isoformat() for row in daily]
     return {
         "total": events.count(),
+        "daily": daily,
+        "daily_charts": [
+            charts.daily_chart(_("Games started and finished per day"), days,
+                               [(_("started"), [row["started"] for row in daily]),
+                                (_("finished"), [row["finished"] for row in daily])]),
+            charts.daily_chart(_("3D failures per day"), days,
+                               [(_("3D failures"), [row["view3d_failed"] for row in daily])]),
+            charts.daily_chart(_("Load failures per day"), days,
+                               [(_("load failures"), [row["load_failures"] for row in daily])]),
+            charts.daily_chart(_("Reconnections per day"), days,
+                               [(_("reconnections"), [row["reconnections"] for row in daily])]),
+        ],
         "games": games,
         "games_chart": charts.grouped_bar_chart(
             _("Games started and finished"),

@@ -1,5 +1,5 @@
 """Operators' dashboards in the admin: staff only, last days, tables and SVG charts."""
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -65,7 +65,7 @@ def test_it_renders_every_dashboard_for_staff(client, staff, data):
     assert ctx["created"] == [{"origin": "new_link", "ok": 1, "total": 1, "rate": 100.0}]
     assert ctx["reconnections"] == {"sessions": 2, "total": 3, "with_any": 1, "per_session": 1.5}
     assert ctx["loads"] == [{"failure": "websocket", "count": 2}]
-    assert html.count('<svg class="telemetry-chart"') == 7
+    assert html.count('<svg class="telemetry-chart"') == 7 + 4  # and the four per-day trends
     assert "<rect" in html and ">50%<" in html
     for heading in ("Games started and finished", "3D table failures", "first 3D frame",
                     "Friends&#x27; rooms", "Load failures"):
@@ -104,3 +104,41 @@ def test_nobody_edits_statistics(client, staff, data):
     assert client.get(URL + "add/").status_code == 403
     assert client.post(URL + f"{event.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Event.objects.filter(pk=event.pk).exists()
+
+
+def at_day(days_ago: int) -> datetime:
+    """The first hour of the UTC day ``days_ago`` days before today (never in the future)."""
+    return datetime.combine(timezone.now().date() - timedelta(days=days_ago), time(0), tzinfo=UTC)
+
+
+def test_it_draws_a_series_per_day_over_the_range(client, staff):
+    for kind, days_ago, fields in [
+            ("game_start", 0, {"game": "memory"}), ("game_start", 0, {"game": "gin"}),
+            ("game_end", 0, {"game": "memory"}), ("room_session", 0, {"game": "gin", "reconnections": 2}),
+            ("view3d_failed", 3, {"reason": "unsupported"}), ("load_failure", 3, {"failure": "websocket"}),
+            ("load_failure", 3, {"failure": "module"}), ("room_session", 3, {"game": "gin", "reconnections": 1}),
+            ("room_session", 3, {"game": "gin", "reconnections": 4}),
+            ("room_session", 3, {"game": "gin", "reconnections": 0}),
+            ("game_start", 6, {"game": "gin"}), ("game_end", 6, {"game": "gin"}),
+            ("game_start", 10, {"game": "gin"})]:  # outside 7 days
+        Event.objects.create(received_at=at_day(days_ago), type=kind, **fields)
+    today = timezone.now().date()
+
+    response = client.get(URL, {"days": 7})
+    daily = response.context["data"]["daily"]
+    assert [row["day"] for row in daily] == [today - timedelta(days=n) for n in range(7, -1, -1)]
+    by_day = {(today - row["day"]).days: {k: v for k, v in row.items() if k != "day"} for row in daily}
+    zero = {"started": 0, "finished": 0, "view3d_failed": 0, "load_failures": 0, "reconnections": 0}
+    assert by_day == {n: zero for n in (1, 2, 4, 5, 7)} | {
+        0: {**zero, "started": 2, "finished": 1, "reconnections": 2},
+        3: {**zero, "view3d_failed": 1, "load_failures": 2, "reconnections": 5},
+        6: {**zero, "started": 1, "finished": 1}}
+    html = response.content.decode()
+    assert f"<title>{today.isoformat()} started: 2</title>" in html
+    assert f"<title>{(today - timedelta(days=3)).isoformat()} load failures: 2</title>" in html
+    assert f"<td>{today.isoformat()}</td><td>2</td><td>1</td><td>0</td><td>0</td><td>2</td>" in html
+
+    gin_daily = client.get(URL, {"days": 7, "game": "gin"}).context["data"]["daily"]
+    gin = {(today - row["day"]).days: row for row in gin_daily}
+    assert (gin[0]["started"], gin[0]["finished"], gin[3]["load_failures"]) == (1, 0, 0)
+    assert len(client.get(URL, {"days": 1}).context["data"]["daily"]) == 2  # yesterday in part, and today

@@ -11,6 +11,11 @@ each have one) runs the work on its own threads instead, which keep their connec
 One locking rule: the pool is made once, under a lock, because its first user may be any of
 Django's request threads (telemetry) as well as the event loop (rooms).
 
+One pool rule: page requests borrow PostgreSQL connections from Django's bounded pool
+(config/env.py), which would lose a connection for good to each of these threads. Each thread
+therefore connects outside the pool, with a connection of its own kept for ``KEPT_FOR``
+seconds, and the README's connection budget counts them apart.
+
 One reconnection rule: a connection is checked only after it reported an error, outlived
 CONN_MAX_AGE or was left inside a transaction, so a broken connection costs one failed call and
 the next call reconnects. And when one thread's connection fails, the pool's other connections
@@ -29,9 +34,23 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from django.db import connections
+from django.db.utils import load_backend
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+KEPT_FOR = 60  # seconds a thread keeps a PostgreSQL connection before replacing it
+
+
+def _connect_outside_the_pool() -> None:
+    """Each thread's first act: its own (thread-local) handle on every pooled database, with
+    the same settings less the pool, kept ``KEPT_FOR`` seconds."""
+    for alias in connections:
+        settings_dict = connections.settings[alias]
+        if settings_dict["OPTIONS"].get("pool"):
+            own = {**settings_dict, "CONN_MAX_AGE": KEPT_FOR,
+                   "OPTIONS": {k: v for k, v in settings_dict["OPTIONS"].items() if k != "pool"}}
+            connections[alias] = load_backend(own["ENGINE"]).DatabaseWrapper(own, alias)
 
 
 class KeptConnections:
@@ -50,7 +69,8 @@ class KeptConnections:
         with self._lock:
             if self._executor is None:
                 self._threads = self._thread_count()
-                self._executor = ThreadPoolExecutor(self._threads, thread_name_prefix=self.name)
+                self._executor = ThreadPoolExecutor(self._threads, thread_name_prefix=self.name,
+                                                    initializer=_connect_outside_the_pool)
             return self._executor
 
     async def call(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

@@ -58,8 +58,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def database_from_url(url: str, base_dir) -> dict:
-    """``sqlite:///path`` (relative to the project) or ``postgres://user:pw@host:port/name``."""
+def database_from_url(url: str, base_dir, pool_max: int = 10, pool_timeout: float = 10.0) -> dict:
+    """``sqlite:///path`` (relative to the project) or ``postgres://user:pw@host:port/name``.
+
+    On PostgreSQL, Django's own connections (page requests, Celery tasks) are borrowed from a
+    pool of at most ``pool_max`` per process, waited for at most ``pool_timeout`` seconds.
+    Under Daphne every page request runs in a thread of its own, and with persistent
+    connections (CONN_MAX_AGE) each such thread left its connection open: a stream of
+    requests used up the server's connections, and then every page failed. The rooms' and
+    telemetry's threads keep connections of their own, outside the pool
+    (config/db_threads.py)."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         # sqlite:///db.sqlite3 is relative to the project; sqlite:////abs/path is absolute.
@@ -88,9 +96,9 @@ def database_from_url(url: str, base_dir) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "CONN_MAX_AGE": int(query.pop("conn_max_age", 60)),
+            "CONN_MAX_AGE": 0,  # (a connection goes back to the pool when its request ends)
             "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": query,
+            "OPTIONS": {**query, "pool": {"min_size": 1, "max_size": pool_max, "timeout": pool_timeout}},
         }
     raise ConfigError(f"DATABASE_URL must start with sqlite:// or postgres://, got {url!r}")
 

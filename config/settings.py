@@ -43,6 +43,8 @@ MIDDLEWARE = [
     # Before WhiteNoise, so static files get the policy too (an SVG opened directly).
     "config.headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A view that found no pooled database connection: 503 with Retry-After (config/errors.py).
+    "config.errors.BusyDatabaseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,7 +85,15 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3"), BASE_DIR)}
+# PostgreSQL connections one process lends to page requests and tasks, and how long a request
+# waits for one before it is answered 503 (config/env.py, config/errors.py).
+DB_POOL_MAX = env_int("DB_POOL_MAX", 10)
+DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 10.0)
+for _name, _value in (("DB_POOL_MAX", DB_POOL_MAX), ("DB_POOL_TIMEOUT", DB_POOL_TIMEOUT)):
+    if _value <= 0:
+        raise ConfigError(f"{_name} must be more than 0, got {_value:g}")
+DATABASES = {"default": database_from_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3"), BASE_DIR,
+                                          DB_POOL_MAX, DB_POOL_TIMEOUT)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = redis_url()

@@ -4,6 +4,8 @@ from django.urls import include, path
 
 from games.health import healthz
 
+handler500 = "config.errors.server_error"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

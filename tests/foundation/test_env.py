@@ -45,9 +45,12 @@ def test_it_parses_database_urls(tmp_path):
         "django.db.backends.postgresql", "cards", "u", "p@ss", "db", "5433")
     # Prepared statements on (psycopg's default), so that the rooms' statements that ask to be
     # prepared are (Django's default would silently turn that off); a URL may say otherwise.
-    assert pg["OPTIONS"] == {"sslmode": "require", "prepare_threshold": 5}
-    assert env.database_from_url("postgres://db/cards?prepare_threshold=none", tmp_path)["OPTIONS"] == {
-        "prepare_threshold": None}
+    # Page requests borrow from a bounded pool (10 by default), never a connection kept per thread.
+    pool = {"min_size": 1, "max_size": 10, "timeout": 10.0}
+    assert pg["OPTIONS"] == {"sslmode": "require", "prepare_threshold": 5, "pool": pool}
+    assert pg["CONN_MAX_AGE"] == 0
+    assert env.database_from_url("postgres://db/cards?prepare_threshold=none", tmp_path, 4, 2.5)["OPTIONS"] == {
+        "prepare_threshold": None, "pool": {"min_size": 1, "max_size": 4, "timeout": 2.5}}
     with pytest.raises(ConfigError, match="prepare_threshold must be a count or none"):
         env.database_from_url("postgres://db/cards?prepare_threshold=-1", tmp_path)
     assert env.database_from_url("sqlite:///db.sqlite3", tmp_path)["NAME"] == tmp_path / "db.sqlite3"

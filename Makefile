@@ -6,17 +6,51 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint migrate clean
+.PHONY: install run test lint migrate clean lock upgrade audit
 
 install: $(STAMP)
 
-# Re-install only when the dependency list changes (idempotent and fast otherwise).
-$(STAMP): pyproject.toml
+# Exactly the versions locked in requirements/test.txt, each file checked against its hash, then
+# the project itself, editable, without its dependencies (they are the lock's). Re-installs only
+# when pyproject.toml or the lock changes (idempotent and fast otherwise). CONTRIBUTING.md
+# "Dependencies" says how the lock is made and refreshed.
+LOCK := requirements/test.txt
+$(STAMP): pyproject.toml $(LOCK)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
+
+# The lock files, written by uv from pyproject.toml for Python 3.11+ on every platform, with the
+# hashes of every file of each pinned release: requirements/test.txt (what `make install` puts in
+# .venv), requirements/production.txt (the image's; the same versions, less the test tools) and
+# requirements/tools.txt (uv and pip-audit themselves, in .cache/tools so .venv holds only the
+# lock). `make lock` after editing pyproject.toml keeps every pin that still fits; `make upgrade`
+# moves every pin to the newest release pyproject.toml allows. Commit the lock files with it.
+TOOLS := .cache/tools
+TOOLS_STAMP := $(TOOLS)/.installed
+COMPILE = $(TOOLS)/bin/uv pip compile --universal --python-version 3.11 --generate-hashes --quiet \
+	--custom-compile-command 'make lock' $(LOCK_FLAGS)
+
+$(TOOLS_STAMP): requirements/tools.txt
+	@test -x $(TOOLS)/bin/python || $(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --require-hashes -r requirements/tools.txt
+	@touch $@
+
+lock: $(TOOLS_STAMP)
+	$(COMPILE) pyproject.toml --extra test -o requirements/test.txt
+	$(COMPILE) pyproject.toml -c requirements/test.txt -o requirements/production.txt
+	$(COMPILE) requirements/tools.in -o requirements/tools.txt
+
+upgrade:
+	@$(MAKE) --no-print-directory lock LOCK_FLAGS=--upgrade
+
+# Known vulnerabilities in the locked Python packages (pip-audit) and in eslint's npm packages
+# (npm audit). Both ask an advisory service on the network; where none answers, scripts/audit.py
+# says that nothing was audited and exits 2, never a silent pass.
+audit: $(TOOLS_STAMP)
+	@$(TOOLS)/bin/python scripts/audit.py
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

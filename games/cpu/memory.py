@@ -3,9 +3,10 @@
 A CPU sees only its seat's views: it remembers the cards it has seen face up, with a lifetime
 that depends on its level, and forgets them when the lifetime runs out.
 
-- ``easy``: forgets quickly, and when it goes for a card it remembers, often turns a
-  neighbour of it instead. Plays greedily: a known pair if it has one, otherwise an unseen card
-  and, if its partner is not remembered, a second unseen card.
+- ``easy``: forgets the cards almost at once (a card seen one turn ago is remembered about
+  half the time, three turns ago hardly ever), and when it goes for a card it remembers, often
+  turns a neighbour of it instead. Plays greedily: a known pair if it has one, otherwise an
+  unseen card and, if its partner is not remembered, a second unseen card.
 - ``medium``: remembers for a while, plays greedily, never confuses cards.
 - ``hard``: forgets rarely, and otherwise plays the optimal policy of the perfect-memory game
   from the Zwick–Paterson tables (``games.cpu.memory_tables``): known pairs first; then a
@@ -58,7 +59,9 @@ class Profile:
 
 
 PROFILES = {
-    "easy": Profile(memory=40.0, confusion=0.15, optimal=False),
+    # The rules page's words: easy "forgets the cards at once and, even when it remembers them,
+    # often mixes them up with the card next to it" (docs/memory.md has the measured curves).
+    "easy": Profile(memory=1.5, confusion=0.45, optimal=False),
     "medium": Profile(memory=100.0, confusion=0.0, optimal=False),
     "hard": Profile(memory=1000.0, confusion=0.0, optimal=True),
     "perfect": Profile(memory=None, confusion=0.0, optimal=True),
@@ -191,8 +194,8 @@ class MemoryCpu:
         lifetime = 1 + int(-mean * math.log(1.0 - self._uniform()))
         self.memory[index] = [card, self.moves + lifetime]
 
-    def _known(self) -> dict[int, str]:
-        """Face-down cards it still remembers."""
+    def remembered(self) -> dict[int, str]:
+        """Face-down cards it still remembers, by position."""
         for index in [i for i, (_, until) in self.memory.items() if until is not None and until <= self.moves]:
             del self.memory[index]
         return {i: card for i, (card, _) in self.memory.items() if i not in self.up}
@@ -210,7 +213,7 @@ class MemoryCpu:
 
     def decide(self) -> dict[str, Any]:
         """The flip to make now (it is this CPU's turn)."""
-        known = self._known()
+        known = self.remembered()
         if self.up:
             index = self._second(known, next(iter(self.up.items())))
         else:

@@ -14,7 +14,6 @@ CPU levels do not change play (every level flips), so the fast path needs no CPU
 """
 from __future__ import annotations
 
-import random
 import time
 
 import numpy as np
@@ -23,7 +22,7 @@ from games.cpu import bozu as bozu_cpu
 from games.engines import bozu
 from games.engines.base import GOLDEN_GAMMA, MASK64, MIX_MULTIPLIER_1, MIX_MULTIPLIER_2, InvalidOptions
 from games.engines.bozu_cards import CARDS, POEMS
-from games.sim.common import play_one, summarise
+from games.sim.common import game_seeds, play_one, summarise
 
 FAST_FROM_GAMES = 10_000
 BATCH = 8192  # games per NumPy batch: large enough to amortise, small enough to stay in cache
@@ -60,12 +59,6 @@ def run_engine(opts: bozu.Options, levels: list[str], games: int, seed: int) -> 
     return summarise(bozu.GAME, games, opts.players, levels, seed,
                      lambda game_seed: play_one(bozu, bozu_cpu, opts, game_seed, levels),
                      extra=mean_centre)
-
-
-def game_seeds(seed: int, games: int) -> list[int]:
-    """The per-game seeds, drawn exactly as ``common.summarise`` draws them."""
-    seeds = random.Random(seed)
-    return [seeds.getrandbits(63) for _ in range(games)]
 
 
 def run_fast(opts: bozu.Options, levels: list[str], games: int, seed: int) -> dict:

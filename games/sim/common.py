@@ -10,6 +10,8 @@ from typing import Any
 from games.engines.base import InvalidOptions
 
 MAX_STEPS = 100_000  # a game that needs more is counted as unfinished
+# Called with the state, the CPU to move and the action it chose, before the action is applied.
+Watch = Callable[[Any, Any, dict[str, Any]], None]
 
 
 def load(game: str):
@@ -18,8 +20,10 @@ def load(game: str):
     return engine, cpu
 
 
-def play_one(engine, cpu_module, options, seed: int, levels: list[str], max_steps: int = MAX_STEPS):
-    """Plays one game to the end; returns the final state and whether it finished."""
+def play_one(engine, cpu_module, options, seed: int, levels: list[str], max_steps: int = MAX_STEPS,
+             watch: Watch | None = None):
+    """Plays one game to the end; returns the final state and whether it finished. ``watch``
+    sees every CPU's action before it is applied (the measurements of games/sim)."""
     state = engine.new_game(options, seed)
     rng = random.Random(seed ^ 0x5EED)
     cpus = [cpu_module.make_cpu(levels[s % len(levels)], s, rng.getrandbits(63), options)
@@ -33,10 +37,19 @@ def play_one(engine, cpu_module, options, seed: int, levels: list[str], max_step
             state.apply_automatic()
         else:
             seat = state.current_player
-            state.apply(seat, cpus[seat].choose(state.view(seat)))
+            action = cpus[seat].choose(state.view(seat))
+            if watch:
+                watch(state, cpus[seat], action)
+            state.apply(seat, action)
         for s, cpu in enumerate(cpus):
             cpu.observe(state.view(s))
     return state, state.is_over
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The per-game seeds of ``games`` games from ``seed`` (every simulator draws them so)."""
+    seeds = random.Random(seed)
+    return [seeds.getrandbits(63) for _ in range(games)]
 
 
 def summarise(game: str, games: int, players: int, levels: list[str], seed: int,
@@ -49,9 +62,8 @@ def summarise(game: str, games: int, players: int, levels: list[str], seed: int,
     winner_score_sum = 0.0
     draws = unfinished = 0
     finished_states = []
-    seeds = random.Random(seed)
-    for _ in range(games):
-        state, finished = run_one(seeds.getrandbits(63))
+    for game_seed in game_seeds(seed, games):
+        state, finished = run_one(game_seed)
         if not finished:
             unfinished += 1
             continue

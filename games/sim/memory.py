@@ -22,9 +22,10 @@ import random
 from games.cpu import memory as memory_cpu
 from games.engines import memory
 from games.engines.base import InvalidOptions
-from games.sim.common import MAX_STEPS, play_one, summarise
+from games.sim.common import MAX_STEPS, Watch, game_seeds, play_one, summarise
 
 FAST_FROM_GAMES = 200
+RETENTION_TURNS = (1, 2, 3, 5, 10, 20)  # the ages (turns) at which a level's memory is measured
 
 
 def run(players: int | None = None, levels: list[str] | None = None, games: int = 100,
@@ -53,9 +54,10 @@ def _extra(states: list) -> dict:
     }
 
 
-def play_fast(opts: memory.Options, seed: int, levels: list[str],
-              max_steps: int = MAX_STEPS) -> tuple[memory.State, bool]:
-    """``common.play_one`` without views: same CPUs (same seeds), same states, same result."""
+def play_fast(opts: memory.Options, seed: int, levels: list[str], max_steps: int = MAX_STEPS,
+              watch: Watch | None = None) -> tuple[memory.State, bool]:
+    """``common.play_one`` without views: same CPUs (same seeds), same states, same result.
+    ``watch(state, cpu, action)`` is called with each CPU's flip before it is made."""
     state = memory.new_game(opts, seed)
     rng = random.Random(seed ^ 0x5EED)
     cpus = [memory_cpu.make_cpu(levels[s % len(levels)], s, rng.getrandbits(63), opts)
@@ -80,6 +82,8 @@ def play_fast(opts: memory.Options, seed: int, levels: list[str],
             cpu = cpus[seat]
             cpu.see(state.moves, state.turn_number, [(i, state.cards[i]) for i in state.face_up], taken)
             action = cpu.decide()
+            if watch:
+                watch(state, cpu, action)
             first = list(state.face_up)
             flipped = state.grid.index(action["pos"])
             state.apply(seat, action)  # refuses a position that is not on the table
@@ -89,6 +93,67 @@ def play_fast(opts: memory.Options, seed: int, levels: list[str],
                 taken = [(i, state.cards[i]) for i in pair]
         tell()
     return state, state.is_over
+
+
+def measure_level(level: str, games: int = 100, seed: int = 1) -> dict:
+    """How a level remembers, measured in two-player games where both seats play it.
+
+    ``retention``: at each of its flips, the share of the face-down cards last shown k turns
+    ago (k in ``RETENTION_TURNS``) that it still remembers. ``slip``: of its flips made for a
+    card it remembers (one of a remembered pair, or the remembered partner of its face-up first
+    card), the share that turned another card (easy's neighbour); ``aims``: how many such flips.
+    The games are two decks' 104 cards (each card has one partner): with 52, a level that
+    remembers clears the table before a card can stay down 20 turns.
+    """
+    opts = memory.parse_options({"cards": 104})
+    measure = _Measure()
+    for game_seed in game_seeds(seed, games):
+        measure.last_shown = {}
+        play_fast(opts, game_seed, [level], watch=measure)
+    return {
+        "level": level, "games": games,
+        "retention": {k: round(measure.kept[k] / measure.counted[k], 3) if measure.counted[k] else None
+                      for k in RETENTION_TURNS},
+        "slip": round(measure.slips / measure.aims, 3) if measure.aims else None, "aims": measure.aims,
+    }
+
+
+class _Measure:
+    """``measure_level``'s watch: looks at what the CPU remembers at each of its flips."""
+
+    def __init__(self) -> None:
+        self.last_shown: dict[int, int] = {}  # position -> the turn it was last face up in
+        self.counted = dict.fromkeys(RETENTION_TURNS, 0)
+        self.kept = dict.fromkeys(RETENTION_TURNS, 0)
+        self.aims = self.slips = 0
+
+    def __call__(self, state: memory.State, cpu: memory_cpu.MemoryCpu, action: dict) -> None:
+        if state.last and state.last["type"] == "conceal":  # the cards of the turn just ended
+            for name in state.last["positions"]:
+                self.last_shown[state.grid.index(name)] = state.turn_number - 1
+        for index in state.face_up:
+            self.last_shown[index] = state.turn_number
+        remembered = cpu.remembered()
+        for index in state.face_down():
+            age = state.turn_number - self.last_shown.get(index, state.turn_number)
+            if age in self.counted:
+                self.counted[age] += 1
+                self.kept[age] += index in remembered
+        targets = _remembered_targets(state, remembered)
+        if targets:
+            self.aims += 1
+            self.slips += state.grid.index(action["pos"]) not in targets
+
+
+def _remembered_targets(state: memory.State, remembered: dict[int, str]) -> set[int]:
+    """The cards a flip now would go for: both cards of every remembered pair on a turn's first
+    flip, the remembered partners of the face-up card on its second."""
+    match = state.options.match
+    if state.face_up:
+        first = state.cards[state.face_up[0]]
+        return {i for i, card in remembered.items() if memory.cards_match(first, card, match)}
+    return {i for i, card in remembered.items()
+            for j, other in remembered.items() if i != j and memory.cards_match(card, other, match)}
 
 
 def _options(players: int | None, options: dict | None) -> memory.Options:

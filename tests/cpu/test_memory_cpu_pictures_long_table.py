@@ -89,23 +89,15 @@ def test_easy_confuses_a_card_with_its_neighbours_on_the_long_table():
     # A13 ends the first of 4 rows of 13: its neighbours there are A12 and B13 (a place the
     # 9 × 6 grid does not have), so the CPU must use the long table's grid.
     seconds = Counter()
-    for seed in range(300):
+    for seed in range(600):
         state = in_deck_order(**LONG)    # A13 is the four of spades, B1 the four of hearts
         cpus = [memory_cpu.make_cpu("easy", 0, seed, LONG), None]
         step(state, cpus, flip("A13"))   # seat 1 shows 4S and AS
         step(state, cpus, flip("A1"))
         step(state, cpus)                # conceal: seat 0's turn
         step(state, cpus, flip("B1"))    # its first card, by hand: 4H, a partner of A13's 4S
-        seconds[cpus[0].choose(state.view(0))["pos"]] += 1
-    # Now and then it has forgotten A13 and turns any unseen card; mostly it aims at A13 or,
-    # by mistake, at one of its two neighbours.
-    assert seconds["A13"] + seconds["A12"] + seconds["B13"] >= 250
-    assert seconds["A12"] > 0 and seconds["B13"] > 0
-
-
-@pytest.mark.parametrize("players, options", [(2, PICTURES), (3, {**PICTURES, "cards": 40}),
-                                              (2, LONG), (1, {**LONG, **PICTURES})])
-def test_every_perfect_game_ends(players, options):
-    summary = memory_sim.run(players=players, levels=["perfect"], games=40, seed=players,
-                             options=options, fast=True)
-    assert summary["unfinished"] == 0
+        second = cpus[0].choose(state.view(0))["pos"]
+        if 12 in cpus[0].remembered():   # it still knows A13 (easy often has forgotten it)
+            seconds[second] += 1
+    # When it remembers A13 it aims at it or, by mistake, at one of its two neighbours.
+    assert sum(seconds.values()) >= 100 and set(seconds) == {"A13", "A12", "B13"}

@@ -38,6 +38,27 @@ def test_it_counts_clients_behind_the_proxies_the_readme_recommends():
     assert re.search(r"^\| `TELEMETRY_PROXY_HOPS` \|.*\| `0` \(docker-compose: `2`\) \|$", production, re.M)
 
 
+def _published_addresses(service: dict, environ: dict) -> list[str]:
+    """The host address of each port a service publishes, as docker compose would interpolate
+    ``${NAME:-default}`` with ``environ``."""
+    def interpolate(text):
+        return re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: environ.get(m[1]) or m[2], text)
+    ports = [interpolate(port) for port in service.get("ports", [])]
+    return [port.rsplit(":", 2)[0] if port.count(":") == 2 else "0.0.0.0" for port in ports]
+
+
+def test_it_publishes_the_balancer_on_the_loopback_interface_only():
+    """Issue 35, finding 7: a client that reached the balancer directly, past the TLS proxy,
+    named its own address in X-Forwarded-For for every limit (the two trusted hops)."""
+    services = compose()["services"]
+    assert _published_addresses(services["balancer"], {}) == ["127.0.0.1"]
+    assert _published_addresses(services["balancer"], {"BALANCER_BIND": "0.0.0.0"}) == ["0.0.0.0"]
+    assert [name for name, service in services.items() if "ports" in service] == ["balancer"]
+    production = README.split("## Production", 1)[1].split("\n## ", 1)[0]
+    assert "`BALANCER_BIND=0.0.0.0`" in production
+    assert "`TELEMETRY_PROXY_HOPS` must equal the\nnumber of proxies really in front" in production
+
+
 def test_it_runs_the_commands_the_readme_documents():
     services = compose()["services"]
     for name in ("migrate", "web"):
@@ -114,7 +135,7 @@ def test_it_puts_the_web_processes_behind_the_balancer_of_the_repository():
     services = compose()["services"]
     balancer, web = services["balancer"], services["web"]
     assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in balancer["volumes"]
-    assert balancer["ports"] == ["8000:8000"] and "ports" not in web  # only through the balancer
+    assert balancer["ports"] == ["${BALANCER_BIND:-127.0.0.1}:8000:8000"] and "ports" not in web  # only through it
     assert web["deploy"]["replicas"] == balancer["environment"]["WEB_PROCESSES"] == "${WEB_PROCESSES:-2}"
     assert balancer["environment"]["ALLOWED_HOSTS"] == web["environment"]["ALLOWED_HOSTS"]
     # Replicas do not migrate at once: one service does, before any of them starts.

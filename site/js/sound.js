@@ -51,6 +51,8 @@ const SOUNDS = {
   flip: () => note(1400, {length: 0.06, type: "triangle", volume: 0.12, slideTo: 500}),
   // A pair: two bright notes a fifth apart.
   pair: () => { note(E6, {length: 0.25}); note(1975.5, {at: 0.09, length: 0.35}); },
+  // Your turn: two soft rising notes.
+  turn: () => { note(G5, {length: 0.12, volume: 0.08}); note(C6, {at: 0.1, length: 0.2, volume: 0.08}); },
   // No match (or a game lost): a soft low falling tone.
   miss: () => note(330, {length: 0.3, volume: 0.1, slideTo: 247}),
   // A gin: a quick rising run.

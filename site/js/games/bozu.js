@@ -137,7 +137,7 @@ export function create(ctx) {
     fill(lastBox, 
       view.last ? karuta(view.last.card, "small") : null,
       h("p", {}, text));
-    ctx.setLastMove(text);
+    ctx.setLastMove(text, false);  // shown beside its card above
     counts.replaceChildren(
       ...view.piles.flatMap((pile, seat) => [h("dt", {}, ctx.seatName(seat)), h("dd", {}, String(pile.count))]),
       h("dt", {}, gettext("Centre")), h("dd", {id: "centre-count"}, String(view.centre.count)),

@@ -1,6 +1,8 @@
 // Gin Rummy: your hand sorted by its best split (a colour bar under each meld), the stock and
 // the discard pile, the opponent's cards face down; draw with one tap, discard with two
-// (lift, place); Knock only when it is legal; both hands shown when a hand ends.
+// (lift, place); Knock only when it is legal; both hands shown when a hand ends, until this
+// player presses "Next hand" (even if the other player has already been dealt the next one);
+// every earlier hand of the game one tap away in "Previous hands".
 import { h, fill } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
 import { place } from "./common.js";
@@ -69,6 +71,11 @@ function mini(code, laidOff) {
 export function create(ctx) {
   let lifted = null;
   let view = null;
+  let latest = null; // the room's view as it came; `view` is what is shown
+  // The finished hand this player still reads, and the number of the last one they dismissed
+  // (kept for the tab: a reload does not skip a result not yet read).
+  let held = null;
+  let dismissed;
   const felt = h("div", {class: "gin-table", "aria-hidden": "true"});
   const stock = place(h("button", {type: "button", class: "gin-stock", tabindex: "-1", onclick: () => tapStock()},
     cardEl(null), h("span", {class: "stock-count"})), STOCK.x, STOCK.y);
@@ -76,9 +83,16 @@ export function create(ctx) {
     DISCARD.x, DISCARD.y);
   const mine = h("div", {class: "gin-hand mine"});
   const theirs = h("div", {class: "gin-hand theirs"});
-  const over = h("div", {class: "gin-handover"});
+  // The hand's result is a sheet over the page, outside the scaled table, so that it reads at
+  // full size on a phone; its buttons are in it.
+  document.getElementById("gin-handover")?.remove();
+  const over = h("section", {class: "gin-handover", id: "gin-handover", "aria-live": "polite", hidden: true});
+  (ctx.surface.closest("#table-wrap") || document.body).append(over);
+  const handsDialog = h("dialog", {class: "gin-hands-dialog", id: "gin-hands"});
+  document.getElementById("gin-hands")?.remove();
+  document.body.append(handsDialog);
   const banner = h("div", {class: "gin-table-status"});
-  felt.append(banner, stock, discard, theirs, mine, over);
+  felt.append(banner, stock, discard, theirs, mine);
   ctx.surface.replaceChildren(felt);
 
   const status = h("div", {class: "gin-status"});
@@ -142,8 +156,77 @@ export function create(ctx) {
     return loose[0] || knocks[0];
   }
 
+  const dismissedKey = () => `gin-dismissed:${ctx.room.id}`;
+
+  function readDismissed() {
+    try {
+      const stored = sessionStorage.getItem(dismissedKey());
+      return stored === null ? null : Number(stored);
+    } catch {
+      return null;
+    }
+  }
+
+  function saveDismissed() {
+    try {
+      sessionStorage.setItem(dismissedKey(), String(dismissed));
+    } catch {
+      // Storage refused (private mode): the result is simply not kept over a reload.
+    }
+  }
+
+  // A seated player keeps the last hand's result until they press Next hand; a page opened
+  // while a hand is played does not bring back a result that was read before.
+  function holdResult() {
+    const summary = latest.last_hand;
+    if (!summary || !mySeat() || latest.phase === "over") {
+      held = null;
+      return;
+    }
+    if (dismissed === undefined) dismissed = readDismissed();
+    if (dismissed === null) dismissed = latest.phase === "hand_over" ? summary.hand_number - 1 : summary.hand_number;
+    held = summary.hand_number > dismissed ? summary : null;
+  }
+
+  function nextHand() {
+    dismissed = held ? held.hand_number : dismissed;
+    saveDismissed();
+    held = null;
+    if (find(latest, "next_hand")) ctx.act({type: "next_hand"});
+    else render(latest);
+  }
+
+  function finishedHands() {
+    return [...(view.previous_hands || []), ...(view.last_hand ? [view.last_hand] : [])];
+  }
+
+  // Every finished hand of the game, the latest first.
+  function showPreviousHands() {
+    const hands = finishedHands().reverse();
+    handsDialog.replaceChildren(
+      h("h2", {}, gettext("Previous hands")),
+      ...hands.map((summary) => h("section", {class: "gin-earlier-hand"},
+        h("h3", {}, fmt(gettext("Hand %(n)s"), {n: summary.hand_number})),
+        handSummary(summary, ctx.seatName),
+        h("p", {class: "gin-hand-score"}, fmt(gettext("Score after it: %(a)s %(sa)s – %(sb)s %(b)s"), {
+          a: ctx.seatName(ctx.homeSeat), sa: summary.scores[ctx.homeSeat],
+          sb: summary.scores[1 - ctx.homeSeat], b: ctx.seatName(1 - ctx.homeSeat)})))),
+      h("form", {method: "dialog"}, h("button", {class: "btn btn-primary", id: "gin-hands-close"}, gettext("Close"))));
+    handsDialog.showModal();
+  }
+
+  function previousHandsButton() {
+    return finishedHands().length
+      ? h("button", {type: "button", class: "btn", id: "gin-previous-hands", onclick: showPreviousHands}, gettext("Previous hands"))
+      : null;
+  }
+
   function render(newView) {
-    view = newView;
+    latest = newView;
+    holdResult();
+    // While the result is held the page shows the hand as it ended, whatever the room does.
+    view = held ? {...latest, phase: "hand_over", current_player: null, legal_actions: [], hand: null,
+      last: {type: "hand_over"}, last_hand: held} : latest;
     const home = ctx.homeSeat;
     const other = 1 - home;
     const hand = view.hand;
@@ -183,7 +266,8 @@ export function create(ctx) {
     renderHands(home, other, playing, turn);
     renderPanel(home, other, playing, turn, top);
     renderOver();
-    ctx.setLastMove(lastText());
+    // Once a hand is over its summary in the panel says how it ended: the line would repeat it.
+    ctx.setLastMove(lastText(), playing || !view.last_hand);
   }
 
   function renderHands(home, other, playing, turn) {
@@ -267,9 +351,8 @@ export function create(ctx) {
         {type: "knock", card: knock}, "knock", true, () => { lifted = null; ctx.act({type: "knock", card: knock}); }));
       }
     }
-    if (find(view, "next_hand") && mySeat()) {
-      items.push(btn(gettext("Next hand"), {type: "next_hand"}, "next-hand", true));
-    }
+    const previous = sheetShown() ? null : previousHandsButton();
+    if (previous) items.push(previous);
     controls.replaceChildren(...items);
 
     handBox.replaceChildren();
@@ -301,10 +384,27 @@ export function create(ctx) {
     return ctx.room.you && ctx.room.you.seats && ctx.room.you.seats.length > 0;
   }
 
+  // The result sheet: shown to a player until they press Next hand, to a spectator while the
+  // room is between hands.
+  function sheetShown() {
+    return Boolean(held || (view.phase === "hand_over" && view.last_hand && !mySeat()));
+  }
+
   function renderOver() {
-    const show = view.phase === "hand_over" && view.last_hand;
+    const show = sheetShown();
     over.hidden = !show;
-    over.replaceChildren(show ? handSummary(view.last_hand, ctx.seatName, false) : "");
+    if (!show) {
+      over.replaceChildren();
+      return;
+    }
+    const next = held ? h("button", {type: "button", class: "btn btn-primary", id: "gin-next-hand", onclick: nextHand,
+      dataset: find(latest, "next_hand") ? {act: JSON.stringify({type: "next_hand"})} : {}}, gettext("Next hand")) : null;
+    over.replaceChildren(h("h2", {}, fmt(gettext("Hand %(n)s"), {n: view.last_hand.hand_number})),
+      handSummary(view.last_hand, ctx.seatName, false),
+      h("p", {class: "gin-hand-score"}, fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {
+        a: ctx.seatName(ctx.homeSeat), sa: view.last_hand.scores[ctx.homeSeat], sb: view.last_hand.scores[1 - ctx.homeSeat],
+        b: ctx.seatName(1 - ctx.homeSeat), target: view.target})),
+      h("div", {class: "gin-handover-buttons"}, next, previousHandsButton()));
   }
 
   function lastText() {

@@ -5,7 +5,7 @@
 // Enter or Space flips.
 import { h, fill } from "../dom.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
-import { SURFACE_W } from "../room/table.js";
+import { SURFACE_W, SURFACE_H, PHONE_SCREEN } from "../room/table.js";
 import { place } from "./common.js";
 import { cardEl, setFace, longName, shortName } from "./cards.js";
 import { picture, pictureFace, pictureName } from "./pictures.js";
@@ -13,14 +13,62 @@ import { picture, pictureFace, pictureName } from "./pictures.js";
 const GRID = {left: 70, right: 930, top: 150, bottom: 575};
 const HOME_PILE_Y = 628;
 const BACK_PILE_Y = 62;
+// On a phone the grid fills the table: cells of CELL units, the piles in a band of BAND units
+// above and below the grid (upright) or beside it (turned), the surface only as large as that.
+const CELL = {w: 100, h: 128};
+const BAND = 150;
+const EDGE = 10;
 
-function pileSpot(seat, home, players) {
-  if (seat === home) return {x: SURFACE_W / 2, y: HOME_PILE_Y};
+// Where everything goes on the surface: `grid` (its box), the card's size, and `pile(seat)`,
+// the middle of a seat's pile of taken cards; `arrangement` names the layout.
+function wideLayout(v, home) {
+  const cellW = (GRID.right - GRID.left) / v.columns;
+  const cellH = (GRID.bottom - GRID.top) / v.rows;
+  const cardH = Math.min(cellH * 0.9, (cellW * 0.9) / 0.71);
+  const others = othersOf(home, v.players);
+  return {arrangement: "wide", width: SURFACE_W, height: SURFACE_H, cellW, cellH, cardW: cardH * 0.71, cardH,
+    left: GRID.left, top: GRID.top,
+    pile(seat) {
+      if (seat === home) return {x: SURFACE_W / 2, y: HOME_PILE_Y};
+      const width = GRID.right - GRID.left;
+      return {x: GRID.left + (width * (others.indexOf(seat) + 0.5)) / others.length, y: BACK_PILE_Y};
+    }};
+}
+
+function othersOf(home, players) {
   const others = [];
   for (let k = 1; k < players; k++) others.push((home + k) % players);
-  const i = others.indexOf(seat);
-  const width = GRID.right - GRID.left;
-  return {x: GRID.left + (width * (i + 0.5)) / others.length, y: BACK_PILE_Y};
+  return others;
+}
+
+// The phone's layouts: "upright" puts the piles above (the others) and below (yours) the grid,
+// "turned" to its left (the others) and right (yours); the one whose cards come out larger in
+// the frame `box` is chosen.
+function phoneLayouts(v, home) {
+  const gridW = v.columns * CELL.w;
+  const gridH = v.rows * CELL.h;
+  const others = othersOf(home, v.players);
+  const common = {cellW: CELL.w, cellH: CELL.h, cardW: CELL.w - 8, cardH: CELL.h - 8};
+  const upright = {...common, arrangement: "upright", width: gridW + 2 * EDGE, height: gridH + 2 * BAND,
+    left: EDGE, top: BAND,
+    pile(seat) {
+      if (seat === home) return {x: EDGE + gridW / 2, y: gridH + 1.5 * BAND};
+      return {x: EDGE + (gridW * (others.indexOf(seat) + 0.5)) / others.length, y: BAND / 2};
+    }};
+  const turned = {...common, arrangement: "turned", width: gridW + 2 * BAND, height: gridH + 2 * EDGE,
+    left: BAND, top: EDGE,
+    pile(seat) {
+      if (seat === home) return {x: gridW + 1.5 * BAND, y: EDGE + gridH - CELL.h};
+      return {x: BAND / 2, y: EDGE + (gridH * (others.indexOf(seat) + 0.5)) / Math.max(others.length, 2)};
+    }};
+  return [upright, turned];
+}
+
+function chooseLayout(v, home, box, phone) {
+  if (!phone) return wideLayout(v, home);
+  const fits = (layout) => Math.min(box.width / layout.width, box.height / layout.height);
+  const [upright, turned] = phoneLayouts(v, home);
+  return fits(turned) > fits(upright) ? turned : upright;
 }
 
 export function create(ctx) {
@@ -31,20 +79,38 @@ export function create(ctx) {
   const soloLine = h("p", {class: "memory-solo"});
   const tieLine = h("p", {class: "memory-tie-break", id: "tie-break", role: "status", hidden: true});
   const help = h("p", {class: "panel-help"}, gettext("Arrow keys move between cards; Enter or Space turns one over."));
-  ctx.panel.replaceChildren(h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), tieLine, grid, help, soloLine, scores));
+  // On a touch screen the cards on the table are the board: the panel's buttons (the keyboard's
+  // and screen readers' way to play) stay out of sight until asked for (site/css/site.css).
+  const gridSwitch = h("button", {type: "button", class: "btn btn-quiet grid-switch", "aria-expanded": "false",
+    onclick: () => showGrid(gridSwitch.getAttribute("aria-expanded") !== "true")}, gettext("Show the card buttons"));
+  const panel = h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), tieLine, gridSwitch, grid, help, soloLine, scores);
+  ctx.panel.replaceChildren(panel);
+
+  function showGrid(open) {
+    panel.classList.toggle("grid-open", open);
+    gridSwitch.setAttribute("aria-expanded", String(open));
+    gridSwitch.textContent = open ? gettext("Hide the card buttons") : gettext("Show the card buttons");
+  }
 
   let cards = new Map();       // pos -> table element
   let buttons = new Map();     // pos -> panel button
   let piles = [];
   let shape = null;
+  // Whether this is a phone is decided once: a phone's layout follows its frame's shape (turned
+  // or upright), a larger screen's never changes with the window.
+  let phone = null;
+  let layout = null;
   let focusPos = null;
   let view = null;
   let soloTimer = null;
 
-  function flip(pos) {
-    if (!ctx.canAct()) return;
-    if (!(view.legal_actions || []).some((a) => a.pos === pos)) return;
-    ctx.act({type: "flip", pos});
+  function flip(pos, element) {
+    if (ctx.canAct() && (view.legal_actions || []).some((a) => a.pos === pos)) {
+      ctx.act({type: "flip", pos});
+      return;
+    }
+    const state = view.layout.find((entry) => entry.pos === pos).state;
+    ctx.refuse(element, {up: "card_face_up", taken: "card_taken"}[state] || "not_allowed");
   }
 
   function build(v) {
@@ -53,15 +119,15 @@ export function create(ctx) {
     cards = new Map();
     buttons = new Map();
     const cols = v.columns;
-    const cellW = (GRID.right - GRID.left) / cols;
-    const cellH = (GRID.bottom - GRID.top) / v.rows;
-    const cardH = Math.min(cellH * 0.9, (cellW * 0.9) / 0.71);
-    const cardW = cardH * 0.71;
-    felt.style.setProperty("--mw", `${cardW}px`);
-    felt.style.setProperty("--mh", `${cardH}px`);
+    if (phone === null) phone = window.matchMedia(PHONE_SCREEN).matches;
+    layout = chooseLayout(v, ctx.homeSeat, ctx.table.viewport.getBoundingClientRect(), phone);
+    ctx.table.setSurfaceSize(layout.width, layout.height);
+    felt.classList.toggle("memory-phone", phone);
+    felt.style.setProperty("--mw", `${layout.cardW}px`);
+    felt.style.setProperty("--mh", `${layout.cardH}px`);
     piles = [];
     for (let seat = 0; seat < v.players; seat++) {
-      const spot = pileSpot(seat, ctx.homeSeat, v.players);
+      const spot = layout.pile(seat);
       const pile = place(h("div", {class: `memory-pile seat-${ctx.seatColour(seat)}`}, h("span", {class: "pile-label"})), spot.x, spot.y);
       felt.append(pile);
       piles.push(pile);
@@ -75,21 +141,27 @@ export function create(ctx) {
     // Past nine columns (two decks, the long table) the cells are narrow: "A13" in smaller type.
     grid.classList.toggle("many-columns", cols > 9);
     for (const entry of v.layout) {
-      const x = GRID.left + cellW * (entry.column + 0.5);
-      const y = GRID.top + cellH * (entry.row + 0.5);
+      const x = layout.left + layout.cellW * (entry.column + 0.5);
+      const y = layout.top + layout.cellH * (entry.row + 0.5);
       const el = place(cardEl(null, {tag: "button", attrs: {tabindex: "-1", class: "pcard memory-card",
-        dataset: {pos: entry.pos}, onclick: () => flip(entry.pos)}}), x, y);
+        dataset: {pos: entry.pos}, onclick: (event) => flip(entry.pos, event.currentTarget)}}), x, y);
       el.dataset.home = `${x},${y}`;
       felt.append(el);
       cards.set(entry.pos, el);
       const button = h("button", {type: "button", class: "cell", role: "gridcell", tabindex: "-1",
-        dataset: {pos: entry.pos, row: entry.row, column: entry.column}, onclick: () => flip(entry.pos)});
+        dataset: {pos: entry.pos, row: entry.row, column: entry.column}, onclick: (event) => flip(entry.pos, event.currentTarget)});
       rows[entry.row].append(button);
       buttons.set(entry.pos, button);
     }
     focusPos = focusPos && buttons.has(focusPos) ? focusPos : v.layout[0].pos;
     shape = `${v.rows}x${v.columns}x${v.layout.length}x${v.players}`;
   }
+
+  // A phone turned to its side: the piles move beside the grid (or back above and below it).
+  ctx.table.onFit((box) => {
+    if (!phone || !layout || !view) return;
+    if (chooseLayout(view, ctx.homeSeat, box, true).arrangement !== layout.arrangement) render(view, null, true);
+  });
 
   grid.addEventListener("keydown", (event) => {
     const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
@@ -136,6 +208,8 @@ export function create(ctx) {
     const key = `${v.rows}x${v.columns}x${v.layout.length}x${v.players}`;
     if (key !== shape || fresh) build(v);
     const canAct = ctx.canAct();
+    // Keys are for the players; a spectator has nothing to turn over.
+    help.hidden = !(ctx.room.you && ctx.room.you.seats && ctx.room.you.seats.length);
     const legal = new Set((v.legal_actions || []).map((a) => a.pos));
     const {face, long, cell} = faces(v);
     const pileCounts = new Array(v.players).fill(0);
@@ -151,7 +225,7 @@ export function create(ctx) {
       let label;
       if (entry.state === "taken") {
         const n = pileCounts[entry.by]++;
-        const spot = pileSpot(entry.by, ctx.homeSeat, v.players);
+        const spot = layout.pile(entry.by);
         // A taken card joins its pile: stacked with a little offset so the pile has depth.
         place(el, spot.x + ((n % 6) - 2.5) * 3, spot.y - Math.min(n, 24) * 0.6);
         el.style.setProperty("--z", `${Math.min(n, 30) * 0.6}px`);
@@ -224,26 +298,28 @@ export function create(ctx) {
   function lastText(v) {
     const last = v.last;
     if (!last) {
-      return v.current_player !== null ? fmt(gettext("%(name)s starts."), {name: ctx.seatName(v.current_player)}) : "";
+      return v.current_player !== null ? ctx.say(v.current_player, gettext("You start."), gettext("%(name)s starts.")) : "";
     }
-    const name = ctx.seatName(last.seat);
     if (last.type === "conceal") {
       return v.current_player !== null
-        ? fmt(gettext("No match: the cards are turned back. %(name)s to play."), {name: ctx.seatName(v.current_player)})
+        ? ctx.say(v.current_player, gettext("No match: the cards are turned back. Your turn."),
+          gettext("No match: the cards are turned back. %(name)s to play."))
         : gettext("No match: the cards are turned back.");
     }
-    const values = {name, pos: last.pos, card: faces(v).short(last.card)};
-    if (last.result === "first") return fmt(gettext("%(name)s turns %(pos)s: %(card)s."), values);
+    const values = {pos: last.pos, card: faces(v).short(last.card)};
+    const say = (forYou, forOthers, more = {}) => ctx.say(last.seat, forYou, forOthers, {...values, ...more});
+    if (last.result === "first") return say(gettext("You turn %(pos)s: %(card)s."), gettext("%(name)s turns %(pos)s: %(card)s."));
     if (last.result === "match" && last.tie_break_round) {
-      return fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair! A tie for first: tie-break round %(n)s."),
-        {...values, n: last.tie_break_round});
+      return say(gettext("You turn %(pos)s: %(card)s. A pair! A tie for first: tie-break round %(n)s."),
+        gettext("%(name)s turns %(pos)s: %(card)s. A pair! A tie for first: tie-break round %(n)s."), {n: last.tie_break_round});
     }
     if (last.result === "match") {
       return v.is_over || v.options.one_flip
-        ? fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair!"), values)
-        : fmt(gettext("%(name)s turns %(pos)s: %(card)s. A pair! %(name)s goes again."), values);
+        ? say(gettext("You turn %(pos)s: %(card)s. A pair!"), gettext("%(name)s turns %(pos)s: %(card)s. A pair!"))
+        : say(gettext("You turn %(pos)s: %(card)s. A pair! You go again."),
+          gettext("%(name)s turns %(pos)s: %(card)s. A pair! %(name)s goes again."));
     }
-    return fmt(gettext("%(name)s turns %(pos)s: %(card)s. No match."), values);
+    return say(gettext("You turn %(pos)s: %(card)s. No match."), gettext("%(name)s turns %(pos)s: %(card)s. No match."));
   }
 
   // How this game's cards are drawn (face on the table, cell in the panel) and named (long for

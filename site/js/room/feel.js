@@ -1,5 +1,5 @@
-// The feel of the game: when something happens at the table, a short sound (site/js/sound.js,
-// only when the player has turned sound on) and a brief animation class (keyframes in
+// The feel of the game: when something happens at the table or the player's turn comes, a
+// short sound (site/js/sound.js, only when the player has turned sound on) and a brief animation class (keyframes in
 // site/css/site.css, all of them off under prefers-reduced-motion): the two cards of a pair
 // lift and glow, a gin makes the hands shown glow, a win glows on the result screen.
 import { play, soundOn, setSound } from "../sound.js";
@@ -53,17 +53,29 @@ function won(room, result, seats) {
   return room.mode === "local" || (seats.length > 0 && result.winners.includes(seats[0]));
 }
 
+// Whether this page's player is the one to move now, after someone else moved (on one device
+// every turn is at this device, and alone every turn is yours: no turn is announced there).
+function yourTurn(room, view) {
+  const seats = room.you && room.you.seats ? room.you.seats : [];
+  return room.status === "playing" && room.mode !== "local" && room.mode !== "solo" && Boolean(view)
+    && seats.includes(view.current_player) && (view.legal_actions || []).length > 0;
+}
+
 export function createFeel() {
   let lastSeen = null;
   let statusSeen = null;
+  let turnSeen = false;
   // Called after each state is drawn; `fresh` (first state, resync) replays nothing.
   return function react(room, view, fresh) {
     const last = view && view.last ? JSON.stringify(view.last) : null;
     const changed = !fresh && last !== null && last !== lastSeen;
     const finished = !fresh && statusSeen === "playing" && room.status === "finished";
+    const turnCame = !fresh && !turnSeen && yourTurn(room, view);
     lastSeen = last;
     statusSeen = room.status;
+    turnSeen = yourTurn(room, view);
     if (changed && REACTIONS[room.game]) REACTIONS[room.game](view.last);
+    if (turnCame) play("turn");
     const result = room.result || (view && view.result);
     if (!finished || !result) return;
     const seats = room.you && room.you.seats ? room.you.seats : [];

@@ -79,9 +79,39 @@ const ctx = {
     if (room.mode === "local") fields.seat = view.current_player;
     return send("action", fields);
   },
-  setLastMove(text) { $("last-move").textContent = text || ""; },
+  // `shown` false: the game's panel shows the move itself, so the line is for screen readers only.
+  setLastMove(text, shown = true) {
+    $("last-move").textContent = text || "";
+    $("last-move").classList.toggle("visually-hidden", !shown);
+  },
+  // Whether `seat` is this page's player: messages about that seat say "You".
+  isYou(seat) {
+    return room !== null && room.mode !== "local" && mySeats().includes(seat);
+  },
+  // A message about `seat`: in the second person when it is this page's player.
+  say(seat, forYou, forOthers, values = {}) {
+    return fmt(this.isYou(seat) ? forYou : forOthers, {name: seatName(seat), ...values});
+  },
+  refuse,
   toast,
 };
+
+// A tap the table cannot take: a brief shake of what was tapped and a line saying why (in the
+// words of site/js/errors.js). `code` is the game's own reason when it is this player's turn.
+function refuse(element, code = "illegal_action") {
+  let reason = code;
+  if (!room || room.status === "finished") reason = "game_over";
+  else if (room.status !== "playing") reason = "game_not_started";
+  else if (!mySeats().length) reason = "not_a_player";
+  else if (!view || !mySeats().includes(view.current_player)) reason = "not_your_turn";
+  else if (!(view.legal_actions || []).length) reason = "not_allowed";
+  toast(errorText(reason), "refused");
+  if (element) {
+    element.classList.remove("refused");
+    void element.offsetWidth;  // restarts the animation on a second refused tap
+    element.classList.add("refused");
+  }
+}
 
 // Every request of the page goes through here, so one pressed while offline is not lost in silence.
 function send(type, fields = {}) {
@@ -138,6 +168,7 @@ async function onState(message) {
   }
   if (message.room !== room) return;  // a newer state arrived while the renderer loaded
   renderTitle();
+  renderTurn();
   renderSeats();
   renderInvite();
   renderActions();
@@ -163,6 +194,21 @@ function renderTitle() {
   else if (seats.length) you = fmt(gettext("You play %(colour)s."), {colour: seatName(seats[0])});
   else you = gettext("You are watching.");
   $("room-you").textContent = you;
+}
+
+// Whose turn it is, in the room's head and in the tab's title: "Your turn" whenever this page's
+// player is to move (on one device, the name of whoever is).
+function renderTurn() {
+  const line = $("turn-line");
+  const playing = room.status === "playing" && view && Number.isInteger(view.current_player);
+  const yours = playing && ctx.isYou(view.current_player);
+  let text = "";
+  if (yours) text = gettext("Your turn");
+  else if (playing) text = fmt(gettext("%(name)s to play."), {name: seatName(view.current_player)});
+  line.textContent = text;
+  line.classList.toggle("yours", Boolean(yours));
+  const name = GAMES[room.game] ? GAMES[room.game].title : room.game;
+  document.title = yours ? `● ${gettext("Your turn")} · ${name}` : `${name} · ${gettext("Card Table")}`;
 }
 
 function scoreOf(seat) {
@@ -314,7 +360,8 @@ function renderActions() {
   if (can.play_again) {
     items.push(...afterGameButtons("panel"));
   }
-  items.push(h("a", {class: "btn btn-quiet", href: `/${room.game}/`}, gettext("Menu")));
+  // Not "Menu": on a phone the site's header has a Menu button of its own.
+  items.push(h("a", {class: "btn btn-quiet", href: `/${room.game}/`}, gettext("Game options")));
   box.replaceChildren(...items);
 }
 
@@ -409,7 +456,8 @@ function renderResult(force = false) {
   box.replaceChildren(h("div", {class: "result-card"},
     h("h2", {id: "result-title", tabindex: "-1"}, headline),
     Number.isInteger(result.resigned)
-      ? h("p", {class: "result-note"}, fmt(gettext("%(name)s resigned."), {name: seatName(result.resigned)})) : null,
+      ? h("p", {class: "result-note"}, ctx.isYou(result.resigned) ? gettext("You resigned.")
+        : fmt(gettext("%(name)s resigned."), {name: seatName(result.resigned)})) : null,
     room.mode === "solo" ? null : h("table", {class: "ranking"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
         h("th", {scope: "col"}, gettext("Score")))),
@@ -447,5 +495,6 @@ function toast(text, kind = "error") {
   el.dataset.kind = kind;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+  // A refused tap is answered briefly: the player is in the middle of a turn.
+  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "refused" ? 2500 : 4000);
 }

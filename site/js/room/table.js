@@ -1,8 +1,12 @@
 // The 3D table: perspective or overhead, a small turn while dragging, optional zoom, and a
 // "panel only" choice. The surface has a fixed size in its own units and is only scaled to fit,
-// so the layout of the cards never changes with the view, the orientation or the window.
+// so the layout of the cards never changes with the view or the window. A game may give its
+// surface another size (Memory on a phone: its grid as large as the screen allows).
 export const SURFACE_W = 1000;
 export const SURFACE_H = 680;
+// The screens the stylesheet lays out as phones (site/css/site.css): there the table is seen
+// from above unless the player chose otherwise, and nearly fills its frame.
+export const PHONE_SCREEN = "(max-width: 720px), (max-height: 500px)";
 const VIEW_KEY = "table-view";
 const TILT = {perspective: 28, overhead: 0};
 const MAX_TURN = 10;   // degrees, while dragging
@@ -21,14 +25,18 @@ export class Table {
     this.zoom = 1;
     this.zoomable = false;
     this.has3d = supports3d();
+    this.width = SURFACE_W;
+    this.height = SURFACE_H;
+    this.fitListeners = [];
     const saved = localStorage.getItem(VIEW_KEY);
-    this.view = !this.has3d ? "panel" : (saved in TILT || saved === "panel" ? saved : "perspective");
+    // A tilted table's far cards are smaller: too small for a finger on a phone.
+    const fallback = window.matchMedia(PHONE_SCREEN).matches ? "overhead" : "perspective";
+    this.view = !this.has3d ? "panel" : (saved in TILT || saved === "panel" ? saved : fallback);
     for (const button of wrap.querySelectorAll("[data-view]")) {
       if (!this.has3d && button.dataset.view !== "panel") button.disabled = true;
       button.addEventListener("click", () => this.setView(button.dataset.view));
     }
-    this.surface.style.width = `${SURFACE_W}px`;
-    this.surface.style.height = `${SURFACE_H}px`;
+    this.setSurfaceSize(SURFACE_W, SURFACE_H);
     new ResizeObserver(() => this.fit()).observe(viewport);
     this.bindDrag();
     this.setView(this.view);
@@ -47,7 +55,7 @@ export class Table {
     const panelButton = this.wrap.querySelector("[data-view=panel]");
     this.wrap.dataset.tableView = view;
     if (panelButton) panelButton.hidden = view === "panel";
-    this.apply();
+    this.fit();
     if (this.onViewChange) this.onViewChange(view);
   }
 
@@ -57,12 +65,29 @@ export class Table {
     this.apply();
   }
 
+  setSurfaceSize(width, height) {
+    if (width === this.width && height === this.height && this.surface.style.width) return;
+    this.width = width;
+    this.height = height;
+    this.surface.style.width = `${width}px`;
+    this.surface.style.height = `${height}px`;
+    this.fit();
+  }
+
+  // `listener(box)` is called with the frame's size whenever the table is fitted to it.
+  onFit(listener) {
+    this.fitListeners.push(listener);
+  }
+
   fit() {
     const box = this.viewport.getBoundingClientRect();
     if (!box.width) return;
-    // A margin keeps the far edge inside the frame when the table is tilted.
-    this.scale = 0.92 * Math.min(box.width / SURFACE_W, box.height / SURFACE_H);
+    // A margin keeps the far edge inside the frame when the table is tilted; seen from above,
+    // only the rim's width.
+    const margin = this.view === "overhead" ? 0.97 : 0.92;
+    this.scale = margin * Math.min(box.width / this.width, box.height / this.height);
     this.apply();
+    for (const listener of this.fitListeners) listener(box);
   }
 
   apply() {

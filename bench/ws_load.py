@@ -4,7 +4,7 @@
                                       [--processes 1] [--spread] [--client-processes K]
                                       [--target URL ...]
 
-Starts Daphne (the `make run` command, DEBUG off) with Redis (db 3: channel layer, pub/sub) and
+Starts Daphne (the `make run` command, DEBUG off) with Redis (db 3: pub/sub, cache) and
 PostgreSQL (database ``cardtable_bench_*``, created and dropped here; ``BENCH_PG_PORT`` for a
 cluster other than 127.0.0.1:5432), unless ``--target`` names running servers. Where that
 cluster preloads pg_stat_statements (``shared_preload_libraries = 'pg_stat_statements'``), it

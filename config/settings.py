@@ -1,7 +1,7 @@
 """Settings come from the environment (config/env.py); the defaults are the embedded site.
 
-Embedded default: SQLite in the project folder, Channels' in-memory layer, Celery tasks run
-in-process. Production: DATABASE_URL (PostgreSQL) and REDIS_URL (channel layer, cache, Celery
+Embedded default: SQLite in the project folder, Celery tasks run in-process. Production:
+DATABASE_URL (PostgreSQL) and REDIS_URL (the rooms' notices between processes, cache, Celery
 broker), SECRET_KEY, DEBUG=0, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS.
 """
 from datetime import timedelta
@@ -97,16 +97,11 @@ DATABASES = {"default": database_from_url(env_str("DATABASE_URL", "sqlite:///db.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = redis_url()
+# No CHANNEL_LAYERS: no consumer has a channel of its own (games/consumers.py); the rooms'
+# notices between processes travel on their own Redis link (games/rooms/fanout.py).
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
-        }
-    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: the Redis broker in production; in the embedded default tasks run in-process.
@@ -241,7 +236,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Card Table <noreply@localhos
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/live|/ready)?$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)

@@ -2,12 +2,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.health import healthz
+from games import health
 
 handler500 = "config.errors.server_error"
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
+    path("healthz", health.ready, name="healthz"),  # the name first used: the same check as ready
+    path("healthz/live", health.live, name="healthz-live"),
+    path("healthz/ready", health.ready, name="healthz-ready"),
     path("admin/", admin.site.urls),
     path("api/", include("games.api_urls")),
     path("accounts/", include("accounts.urls")),

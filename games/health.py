@@ -1,13 +1,28 @@
-"""What /healthz checks: the database answers a query, the channel layer carries a message."""
+"""Health checks for the balancer, docker-compose and operators.
+
+``GET /healthz/live``: the process answers (nothing else is checked: a process that answers
+this but not ``ready`` should be left alone, not restarted).
+
+``GET /healthz/ready``: the process can serve rooms now: the database answers a query, the
+rooms' Redis link (games/rooms/fanout.py, when REDIS_URL is set) answers a PING, and the
+rooms' scheduler loop (games/rooms/scheduler.py) finished a pass lately. 503 when any of them
+fails, with each check's state in the body. ``GET /healthz`` is the same check (the name the
+balancer and operators used first).
+"""
 import asyncio
 
-from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 
 from games.rooms import db
+from games.rooms.fanout import fanout
+from games.rooms.scheduler import scheduler
 
 CHECK_TIMEOUT = 3.0
+# A poll pass that has not finished for this long means the scheduler is stuck: no CPU moves,
+# no takeovers. A pass takes about a second (POLL_SECONDS) and more under load.
+SCHEDULER_STALLED_AFTER = 30.0
 
 
 def _database_ok() -> bool:
@@ -33,25 +48,28 @@ async def check_database() -> dict:
     return {"ok": ok, "vendor": connection.vendor}
 
 
-async def check_channel_layer() -> dict:
-    layer = get_channel_layer()
-    backend = type(layer).__name__
-    try:
-        channel = await asyncio.wait_for(layer.new_channel(), CHECK_TIMEOUT)
-        await asyncio.wait_for(layer.send(channel, {"type": "health.ping"}), CHECK_TIMEOUT)
-        message = await asyncio.wait_for(layer.receive(channel), CHECK_TIMEOUT)
-        ok = message.get("type") == "health.ping"
-    except Exception:
-        ok = False
-    return {"ok": ok, "backend": backend}
+async def check_redis() -> dict:
+    """The link the rooms' notices travel on; without REDIS_URL (one process) there is none."""
+    if settings.REDIS_URL is None:
+        return {"ok": True, "used": False}
+    return {"ok": await fanout.reachable(CHECK_TIMEOUT), "used": True}
 
 
-async def healthz(request):
-    """GET /healthz: 200 when the database and channel layer both answer, else 503."""
-    database = await check_database()
-    channel_layer = await check_channel_layer()
-    ok = database["ok"] and channel_layer["ok"]
-    return JsonResponse(
-        {"status": "ok" if ok else "unavailable", "database": database, "channel_layer": channel_layer},
-        status=200 if ok else 503,
-    )
+def check_scheduler() -> dict:
+    since = scheduler.seconds_since_pass()
+    return {"ok": since is not None and since < SCHEDULER_STALLED_AFTER,
+            "seconds_since_pass": None if since is None else round(since, 1)}
+
+
+async def live(request):
+    """GET /healthz/live: 200 while the process answers."""
+    return JsonResponse({"status": "ok"})
+
+
+async def ready(request):
+    """GET /healthz/ready (and /healthz): 200 when the database, the Redis link and the
+    scheduler are all well, else 503."""
+    database, redis = await asyncio.gather(check_database(), check_redis())
+    checks = {"database": database, "redis": redis, "scheduler": check_scheduler()}
+    ok = all(check["ok"] for check in checks.values())
+    return JsonResponse({"status": "ok" if ok else "unavailable", **checks}, status=200 if ok else 503)

@@ -147,7 +147,7 @@ site = os.environ["PYTHONPATH"].split(":")[0]
 from importlib.metadata import version
 for name, dist in (("django", "django"), ("channels", "channels"), ("daphne", "daphne"),
                    ("twisted", "twisted"), ("autobahn", "autobahn"),
-                   ("channels_redis", "channels-redis"), ("redis", "redis"), ("celery", "celery"),
+                   ("redis", "redis"), ("celery", "celery"),
                    ("kombu", "kombu"), ("psycopg", "psycopg"), ("whitenoise", "whitenoise"),
                    ("websockets", "websockets"), ("asgiref", "asgiref"), ("msgpack", "msgpack"),
                    ("zope.interface", "zope.interface"), ("cryptography", "cryptography"),

@@ -32,6 +32,11 @@ been missed, so the fanout closes every connection of this process, as a server 
 clients reconnect, watch again (which subscribes again) and resync from their last version
 (docs/protocol.md). Without Redis (the embedded default: one process) nothing leaves the
 process.
+
+The scheduler's loop calls ``keep_alive`` every heartbeat: each open link is PINGed (and closed
+when its previous PING went unanswered, games/rooms/redis_link.py), and a lost publisher is
+opened again, so a Redis that comes back is used again without waiting for a change. The
+readiness check (games/health.py) asks ``reachable``: one PING on the publisher's link.
 """
 from __future__ import annotations
 
@@ -42,6 +47,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
+import hiredis
 from django.conf import settings
 
 from games.rooms import redis_link
@@ -159,13 +165,56 @@ class Fanout:
 
     async def _publish_once_open(self, room_id: str, version: int) -> None:
         try:
-            async with self._opening_publisher:
-                if self._publisher is None or self._publisher.lost:
-                    self._publisher = await RedisLink.open(settings.REDIS_URL)
+            await self._open_publisher()
         except LinkLost as exc:
             self._not_published(exc)
             return
         self._publish(room_id, version)
+
+    async def _open_publisher(self) -> RedisLink:
+        async with self._opening_publisher:
+            if self._publisher is None or self._publisher.lost:
+                self._publisher = await RedisLink.open(settings.REDIS_URL)
+            return self._publisher
+
+    def keep_alive(self) -> None:
+        """PING each open link (one whose last PING went unanswered is closed instead) and open
+        the publisher again if it was lost. Every few seconds, from the scheduler's loop."""
+        self._for_this_loop()
+        if settings.REDIS_URL is None:
+            return
+        for link in (self._publisher, self._subscriber):
+            if link is not None and not link.lost:
+                link.ping()
+        if self._publisher is None or self._publisher.lost:
+            self._in_background(self._reopen_publisher())
+
+    async def _reopen_publisher(self) -> None:
+        try:
+            await self._open_publisher()
+        except LinkLost:
+            pass  # Redis is still away: the next keep_alive tries again, and readiness says so
+
+    async def reachable(self, timeout: float) -> bool:
+        """Redis answers a PING on this process's publishing link (opened if needed) in time."""
+        self._for_this_loop()
+        try:
+            link = await asyncio.wait_for(self._open_publisher(), timeout)
+            return bool(await asyncio.wait_for(link.request(b"PING"), timeout) == b"PONG")
+        except (ConnectionError, TimeoutError, hiredis.ReplyError):  # LinkLost is a ConnectionError
+            return False
+
+    def links_open(self) -> dict[str, bool]:
+        """Whether each link is open now (the publisher's is kept open; the subscriber's while
+        a connection of this process watches a room)."""
+        if self._loop is None:
+            return {"publisher": False, "subscriber": False}
+        return {name: link is not None and not link.lost
+                for name, link in (("publisher", self._publisher), ("subscriber", self._subscriber))}
+
+    def watchers(self) -> int:
+        """The connections of this process that watch a room now."""
+        return sum(map(len, self._watchers.values())) if self._loop is not None else 0
 
     def _published(self, room_id: str, stamp: int | None, answer: asyncio.Future[Any]) -> None:
         if answer.cancelled():

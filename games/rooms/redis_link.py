@@ -14,11 +14,18 @@ parsed, from the protocol's own callback.
 A link never reconnects by itself: when its connection ends, every command waiting for a
 reply fails with ``LinkLost``, ``on_lost`` is called, and the owner opens a new link (a
 subscriber must then resync its connections: notices may have been missed meanwhile).
+
+A link that stays open while Redis is gone (a host or network that vanished without a word) is
+found two ways: the kernel's TCP keepalives, and ``ping``, which the owner calls every few
+seconds: a link whose previous PING is still unanswered is closed, so ``on_lost`` follows as
+for any lost connection. A subscribed link's PING is answered as a push (``["pong", ""]``, or
+``PONG`` once it holds no subscription), which the link takes for itself.
 """
 from __future__ import annotations
 
 import asyncio
 import functools
+import socket
 import ssl
 from collections import deque
 from collections.abc import Callable
@@ -28,6 +35,10 @@ import hiredis
 from redis.asyncio.connection import parse_url
 
 CONNECT_TIMEOUT = 10.0  # seconds: a Redis that does not answer fails the caller, never hangs it
+# TCP keepalive: the first probe after 30 s of silence, then every 10 s, the link lost after 3
+# unanswered (Linux's options; elsewhere only SO_KEEPALIVE, with the system's times).
+KEEPALIVE = (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3))
+PONGS = (b"PONG", [b"pong", b""])  # a PING's answer outside and inside subscribed mode
 
 
 class LinkLost(ConnectionError):
@@ -64,6 +75,7 @@ class RedisLink(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._on_push, self._on_lost = on_push, on_lost
         self.lost = False
+        self._pinged = False  # a PING went and its answer has not come yet
 
     @classmethod
     async def open(cls, url: str, on_push: Callable[[Any], None] | None = None,
@@ -106,6 +118,22 @@ class RedisLink(asyncio.Protocol):
             raise LinkLost("the connection to Redis is closed")
         self._transport.write(_command(parts))
 
+    def ping(self) -> None:
+        """PING Redis; if the previous PING is still unanswered, close the link instead (its
+        ``on_lost`` follows). Call it every few seconds."""
+        if self._pinged:
+            self.close()
+            return
+        self._pinged = True
+        if self._on_push is None:
+            self.request(b"PING").add_done_callback(self._ponged)
+        else:
+            self.send(b"PING")  # answered as a push: taken in data_received
+
+    def _ponged(self, answer: asyncio.Future[Any]) -> None:
+        if not answer.cancelled() and answer.exception() is None:
+            self._pinged = False
+
     def close(self) -> None:
         if self._transport is not None and not self.lost:
             try:
@@ -118,6 +146,12 @@ class RedisLink(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self._transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            for option, value in KEEPALIVE:
+                if hasattr(socket, option):
+                    sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
     def data_received(self, data: bytes) -> None:
         self._reader.feed(data)
@@ -129,6 +163,8 @@ class RedisLink(asyncio.Protocol):
                         answer.set_exception(reply)
                     else:
                         answer.set_result(reply)
+            elif self._on_push is not None and self._pinged and reply in PONGS:
+                self._pinged = False
             elif self._on_push is not None and not isinstance(reply, hiredis.ReplyError):
                 self._on_push(reply)
             else:  # nobody asked for this: the two ends no longer agree on where they are

@@ -50,13 +50,23 @@ class Scheduler:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._running: set[str] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._last_pass = 0.0  # the event loop's time when the poll last finished a pass (or began)
 
     def ensure_started(self) -> None:
         loop = asyncio.get_running_loop()
         if self._task is None or self._loop is not loop or self._task.done():
             self._loop = loop
             self._timers.clear()
+            self._last_pass = loop.time()
             self._task = loop.create_task(self._poll())
+
+    def seconds_since_pass(self) -> float | None:
+        """How long ago the poll last finished a pass (about ``POLL_SECONDS`` when all is well:
+        more is the scheduler's lag), or None when it does not run in this event loop."""
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._loop is not loop or self._task.done():
+            return None
+        return loop.time() - self._last_pass
 
     def wake_at(self, room_id: str, due_at: datetime) -> None:
         loop = asyncio.get_running_loop()
@@ -108,10 +118,13 @@ class Scheduler:
                         await self.run(room_id)
             except Exception:
                 log.exception("scheduler poll failed")
+            self._last_pass = loop.time()
             await asyncio.sleep(min(POLL_SECONDS, registry.heartbeat_interval()))
 
     async def _beat(self) -> None:
-        """This process is alive; the connections of processes that stopped beating are gone."""
+        """This process is alive; the connections of processes that stopped beating are gone;
+        the links to Redis are PINGed."""
+        fanout.keep_alive()
         await db.call(processes.this_process.heartbeat)
         for process_id, last_seen in await db.call(processes.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)

@@ -164,7 +164,7 @@ def test_it_routes_a_rooms_websockets_by_the_room_id_and_the_rest_round_robin():
     for line in ("mode http", "option forwardfor", "option redispatch", "timeout tunnel 1h",
                  "option httpchk", "http-check expect status 200"):
         assert line in defaults, line
-    assert any(line.startswith("http-check send meth GET uri /healthz ") for line in defaults)
+    assert any(line.startswith("http-check send meth GET uri /healthz/ready ") for line in defaults)
     # Health-checked servers, each with enough points on the hash ring to share rooms evenly.
     assert any(line.startswith("default-server weight 100 check ") for line in defaults)
     assert not any(line.startswith("log ") for section in sections.values() for line in section)

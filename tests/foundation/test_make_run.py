@@ -26,12 +26,13 @@ def test_it_serves_the_home_page(site):
         assert name in html
 
 
-def test_it_reports_health_of_sqlite_and_in_memory_layer(site):
-    with urllib.request.urlopen(site.url + "/healthz", timeout=5) as response:
+def test_it_reports_health_of_sqlite_and_the_scheduler(site):
+    with urllib.request.urlopen(site.url + "/healthz/ready", timeout=5) as response:
         body = json.loads(response.read())
     assert body["status"] == "ok"
     assert body["database"] == {"ok": True, "vendor": "sqlite"}
-    assert body["channel_layer"] == {"ok": True, "backend": "InMemoryChannelLayer"}
+    assert body["redis"] == {"ok": True, "used": False}
+    assert body["scheduler"]["ok"] is True
 
 
 def test_it_serves_static_files(site):

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tests.live import PROJECT, embedded_env, services_reachable, start_daphne
+from tests.live import PROJECT, embedded_env, get_json, services_reachable, start_daphne
 
 STRONG_KEY = "k" * 20 + "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c"
 
@@ -55,9 +55,11 @@ def test_it_reports_postgres_and_redis_in_healthz_under_production_settings(tmp_
         health = server.wait_ready()
         assert health["status"] == 200, health
         assert health["body"]["database"] == {"ok": True, "vendor": "postgresql"}
-        assert health["body"]["channel_layer"] == {"ok": True, "backend": "RedisChannelLayer"}
-        # /healthz is exempt from the HTTPS redirect (load balancers probe it over plain HTTP);
-        # every other page is redirected.
+        assert health["body"]["redis"] == {"ok": True, "used": True}
+        # /healthz and its two parts are exempt from the HTTPS redirect (load balancers probe
+        # them over plain HTTP); every other page is redirected.
+        for path in ("/healthz/live", "/healthz/ready"):
+            assert get_json(server.url + path)["status"] == 200, path
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
         conn.request("GET", "/", headers={"Host": "cards.example"})
         response = conn.getresponse()

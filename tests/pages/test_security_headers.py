@@ -100,7 +100,7 @@ def finished_game(user, day):
 @pytest.mark.parametrize("url", [
     "/", "/memory/", "/bozu/", "/gin/", "/memory/rules/", "/bozu/rules/", "/gin/rules/",
     "/r/AbCdEfGhIjKlMnOpQrStUv", "/privacy/", "/accounts/login/", "/accounts/signup/",
-    "/accounts/password/reset/", "/admin/login/", "/jsi18n/", "/healthz",
+    "/accounts/password/reset/", "/admin/login/", "/jsi18n/", "/healthz/live",
     "/static/css/site.css", "/static/js/room/page.js", "/static/img/icon.svg",
 ])
 def test_it_sends_both_policies_with_every_page_and_file(client, url):

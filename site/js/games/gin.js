@@ -6,12 +6,45 @@
 import { h, fill } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
 import { place } from "./common.js";
+import { SURFACE_W, SURFACE_H, PHONE_SCREEN } from "../room/table.js";
 import { cardEl, shortName, longName, deadwoodValue } from "./cards.js";
 
-const STOCK = {x: 420, y: 320};
-const DISCARD = {x: 580, y: 320};
-const STEP = 62;
 const GROUP_GAP = 26;
+// Where things lie on the table: the stock, the discard pile and the Knock button in the
+// middle, the opponent's cards at `theirsY`, your hand in `handRows` (a bar under each meld
+// `barBelow` lower), one card `step` from the next. A phone's table is seen smaller, so there
+// the cards are larger and the hand lies in two rows of whole cards (site/css/site.css).
+const WIDE = {height: SURFACE_H, stock: {x: 420, y: 320}, discard: {x: 580, y: 320}, knock: {x: 800, y: 320},
+  theirsY: 90, handRows: [590], step: 62, barBelow: 72};
+const PHONE = {height: 700, stock: {x: 380, y: 235}, discard: {x: 560, y: 235}, knock: {x: 790, y: 235},
+  theirsY: 70, handRows: [430, 600], step: 110, barBelow: 80};
+
+// The hand's places: its cards in the server's order (melds first), split evenly over the rows,
+// a group's cards kept `GROUP_GAP` apart from the next group's, and a bar under each meld's
+// part of a row.
+function handPlaces(hand, spots) {
+  const cards = groups(hand).flatMap((g) => g.cards.map((card) => ({card, meld: g.meld})));
+  const perRow = Math.ceil(cards.length / spots.handRows.length);
+  const places = [];
+  const bars = [];
+  spots.handRows.forEach((y, r) => {
+    const row = cards.slice(r * perRow, (r + 1) * perRow);
+    const breaks = row.filter((c, i) => i > 0 && c.meld !== row[i - 1].meld).length;
+    let x = SURFACE_W / 2 - (row.length * spots.step + breaks * GROUP_GAP) / 2 + spots.step / 2;
+    let start = x;
+    row.forEach((c, i) => {
+      if (i > 0 && c.meld !== row[i - 1].meld) {
+        x += GROUP_GAP;
+        start = x;
+      }
+      places.push({...c, x, y});
+      const ends = i === row.length - 1 || row[i + 1].meld !== c.meld;
+      if (ends && c.meld !== null) bars.push({meld: c.meld, x: (start + x) / 2, y: y + spots.barBelow, width: x - start + spots.step - 8});
+      x += spots.step;
+    });
+  });
+  return {places, bars};
+}
 
 function find(view, type, field, value) {
   return (view.legal_actions || []).find((a) => a.type === type && (field === undefined || a[field] === value));
@@ -76,11 +109,17 @@ export function create(ctx) {
   // (kept for the tab: a reload does not skip a result not yet read).
   let held = null;
   let dismissed;
-  const felt = h("div", {class: "gin-table", "aria-hidden": "true"});
+  const phone = window.matchMedia(PHONE_SCREEN).matches;
+  const spots = phone ? PHONE : WIDE;
+  ctx.table.setSurfaceSize(SURFACE_W, spots.height);
+  const felt = h("div", {class: `gin-table${phone ? " gin-phone" : ""}`, "aria-hidden": "true"});
   const stock = place(h("button", {type: "button", class: "gin-stock", tabindex: "-1", onclick: () => tapStock()},
-    cardEl(null), h("span", {class: "stock-count"})), STOCK.x, STOCK.y);
+    cardEl(null), h("span", {class: "stock-count"})), spots.stock.x, spots.stock.y);
   const discard = place(h("button", {type: "button", class: "gin-discard", tabindex: "-1", onclick: () => tapDiscardPile()}),
-    DISCARD.x, DISCARD.y);
+    spots.discard.x, spots.discard.y);
+  // Pass (on the upcard) and Knock (or Gin) on the table too, beside the discard pile.
+  const tableButton = place(h("button", {type: "button", class: "gin-table-button", tabindex: "-1", hidden: true}),
+    spots.knock.x, spots.knock.y);
   const mine = h("div", {class: "gin-hand mine"});
   const theirs = h("div", {class: "gin-hand theirs"});
   // The hand's result is a sheet over the page, outside the scaled table, so that it reads at
@@ -92,7 +131,7 @@ export function create(ctx) {
   document.getElementById("gin-hands")?.remove();
   document.body.append(handsDialog);
   const banner = h("div", {class: "gin-table-status"});
-  felt.append(banner, stock, discard, theirs, mine);
+  felt.append(banner, stock, discard, tableButton, theirs, mine);
   ctx.surface.replaceChildren(felt);
 
   const status = h("div", {class: "gin-status"});
@@ -104,9 +143,11 @@ export function create(ctx) {
 
   const myTurn = () => ctx.canAct() && view.current_player !== null;
 
+  // A tap that is not a move now is answered with the reason (site/js/room/page.js).
   function tapStock() {
-    if (!myTurn()) return;
-    if (find(view, "draw", "source", "stock")) ctx.act({type: "draw", source: "stock"});
+    if (!myTurn()) ctx.refuse(stock);
+    else if (find(view, "draw", "source", "stock")) ctx.act({type: "draw", source: "stock"});
+    else ctx.refuse(stock, "wrong_phase");
   }
 
   // What a tap on the discard pile sends now, if anything.
@@ -118,15 +159,21 @@ export function create(ctx) {
   }
 
   function tapDiscardPile() {
-    if (!myTurn()) return;
+    if (!myTurn()) {
+      ctx.refuse(discard);
+      return;
+    }
     const action = pileAction();
-    if (!action) return;
-    if (action.type === "discard") placeLifted();
+    if (!action) ctx.refuse(discard, "wrong_phase");
+    else if (action.type === "discard") placeLifted();
     else ctx.act(action);
   }
 
-  function tapCard(card) {
-    if (!myTurn() || view.phase !== "discard" || !find(view, "discard", "card", card)) return;
+  function tapCard(card, element = null) {
+    if (!myTurn() || view.phase !== "discard" || !find(view, "discard", "card", card)) {
+      if (element) ctx.refuse(element, view.phase === "discard" ? "illegal_action" : "wrong_phase");
+      return;
+    }
     if (lifted === card) placeLifted();
     else {
       lifted = card;
@@ -265,6 +312,7 @@ export function create(ctx) {
 
     renderHands(home, other, playing, turn);
     renderPanel(home, other, playing, turn, top);
+    renderTableButton(turn);
     renderOver();
     // Once a hand is over its summary in the panel says how it ended: the line would repeat it.
     ctx.setLastMove(lastText(), playing || !view.last_hand);
@@ -274,34 +322,26 @@ export function create(ctx) {
     const hand = view.hand;
     mine.replaceChildren();
     if (hand && playing) {
-      const gs = groups(hand);
-      const width = hand.cards.length * STEP + (gs.length - 1) * GROUP_GAP;
-      let x = 500 - width / 2 + STEP / 2;
       const drawn = view.last && view.last.type === "draw" && view.last.seat === home ? view.last.card : null;
-      for (const g of gs) {
-        const start = x;
-        for (const card of g.cards) {
-          const banned = card === view.cannot_discard;
-          const el = cardEl(card, {tag: "button", attrs: {
-            tabindex: "-1", class: `pcard in-hand${lifted === card ? " lifted" : ""}${banned ? " sunk" : ""}${card === drawn ? " new" : ""}`,
-            dataset: handDataset(card, turn), onclick: () => tapCard(card)}});
-          if (turn && view.phase === "discard" && !banned) el.classList.add("playable");
-          // Each card a hair above the one to its left, as in a fanned hand: overlapping
-          // cards in one plane would make taps land on either.
-          el.style.setProperty("--z", `${1 + mine.childElementCount * 0.4}px`);
-          mine.append(place(el, x, 590));
-          x += STEP;
-        }
-        if (g.meld !== null) {
-          mine.append(place(h("span", {class: `meld-bar meld-${g.meld % 4}`, style: {width: `${x - start - 8}px`}}),
-            (start + x - STEP) / 2, 662));
-        }
-        x += GROUP_GAP;
+      const {places, bars} = handPlaces(hand, spots);
+      for (const {card, x, y} of places) {
+        const banned = card === view.cannot_discard;
+        const el = cardEl(card, {tag: "button", attrs: {
+          tabindex: "-1", class: `pcard in-hand${lifted === card ? " lifted" : ""}${banned ? " sunk" : ""}${card === drawn ? " new" : ""}`,
+          dataset: handDataset(card, turn), onclick: (event) => tapCard(card, event.currentTarget)}});
+        if (turn && view.phase === "discard" && !banned) el.classList.add("playable");
+        // Each card a hair above the one to its left, as in a fanned hand: overlapping
+        // cards in one plane would make taps land on either.
+        el.style.setProperty("--z", `${1 + mine.childElementCount * 0.4}px`);
+        mine.append(place(el, x, y));
+      }
+      for (const bar of bars) {
+        mine.append(place(h("span", {class: `meld-bar meld-${bar.meld % 4}`, style: {width: `${bar.width}px`}}), bar.x, bar.y));
       }
     }
     theirs.replaceChildren();
     const showSeat = hand ? other : null;
-    const rows = showSeat === null ? [[other, 90], [home, 590]] : [[other, 90]];
+    const rows = showSeat === null ? [[other, spots.theirsY], [home, spots.handRows.at(-1)]] : [[other, spots.theirsY]];
     if (!playing) return;
     for (const [seat, y] of rows) {
       const count = view.card_counts[seat];
@@ -345,10 +385,7 @@ export function create(ctx) {
       items.push(place);
       const knock = knockCard();
       if (knock) {
-        const gin = view.hand.deadwood - (view.hand.deadwood_cards.includes(knock) ? deadwoodValue(knock) : 0) === 0;
-        items.push(btn(gin ? fmt(gettext("Gin! (discard %(card)s)"), {card: shortName(knock)})
-          : fmt(gettext("Knock (discard %(card)s)"), {card: shortName(knock)}),
-        {type: "knock", card: knock}, "knock", true, () => { lifted = null; ctx.act({type: "knock", card: knock}); }));
+        items.push(btn(knockLabel(knock), {type: "knock", card: knock}, "knock", true, () => knockWith(knock)));
       }
     }
     const previous = sheetShown() ? null : previousHandsButton();
@@ -378,6 +415,32 @@ export function create(ctx) {
       known.length ? ` ${fmt(gettext("Known: %(cards)s."), {cards: known.map(shortName).join(", ")})}` : "") : null,
     playing ? h("p", {}, fmt(gettext("Stock: %(n)s · Dealer: %(name)s"), {n: view.stock_count, name: ctx.seatName(view.dealer)})) : null,
     !playing && view.last_hand ? handSummary(view.last_hand, ctx.seatName) : null);
+  }
+
+  function knockLabel(knock) {
+    const gin = view.hand.deadwood - (view.hand.deadwood_cards.includes(knock) ? deadwoodValue(knock) : 0) === 0;
+    return gin ? fmt(gettext("Gin! (discard %(card)s)"), {card: shortName(knock)})
+      : fmt(gettext("Knock (discard %(card)s)"), {card: shortName(knock)});
+  }
+
+  function knockWith(card) {
+    lifted = null;
+    ctx.act({type: "knock", card});
+  }
+
+  // The table's Pass or Knock: the panel's move, beside the discard pile.
+  function renderTableButton(turn) {
+    const knock = turn && view.phase === "discard" ? knockCard() : null;
+    const pass = turn && find(view, "pass");
+    tableButton.hidden = !knock && !pass;
+    setAct(tableButton, knock ? {type: "knock", card: knock} : (pass ? {type: "pass"} : null));
+    if (knock) {
+      tableButton.textContent = knockLabel(knock);
+      tableButton.onclick = () => knockWith(knock);
+    } else if (pass) {
+      tableButton.textContent = gettext("Pass");
+      tableButton.onclick = () => ctx.act({type: "pass"});
+    }
   }
 
   function mySeat() {

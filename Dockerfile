@@ -15,7 +15,7 @@ COPY telemetry ./telemetry
 RUN pip install --no-cache-dir --no-deps .
 COPY . .
 # collectstatic needs settings but no database or secret of the real deployment.
-RUN DEBUG=0 SECRET_KEY=build-only-not-used-at-runtime-0123456789abcdef \
+RUN DEBUG=0 SECRET_KEY=build-only-not-used-at-runtime-0123456789abcdef-0123456789 \
     python manage.py collectstatic --noinput --verbosity 0
 RUN useradd --create-home cards && chown -R cards /app
 USER cards

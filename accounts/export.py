@@ -33,12 +33,17 @@ def _account(user) -> dict:
     return {
         "username": user.get_username(),
         "email": user.email,
+        # Empty for the site's sign-up, but an operator may fill them in the admin.
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "active": user.is_active,
         "date_joined": user.date_joined.isoformat(),
         "last_login": user.last_login.isoformat() if user.last_login else None,
         "telemetry_enabled": profile.telemetry_enabled,
         "public_profile": profile.public_profile,
         "language": profile.language or None,
         "staff": user.is_staff,
+        "superuser": user.is_superuser,
         "groups": sorted(user.groups.values_list("name", flat=True)),
         "permissions": sorted(f"{app}.{codename}" for app, codename in user.user_permissions
                               .values_list("content_type__app_label", "codename")),

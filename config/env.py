@@ -58,6 +58,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_secret_key(name: str, development_key: str, debug: bool) -> str:
+    """The key Django signs with. With DEBUG off it must be one that `check --deploy` accepts
+    (security.W009: 50+ characters, 5+ different ones, not Django's "django-insecure-" sample),
+    so a weak key stops the process here instead of being a warning nobody reads."""
+    key = os.environ.get(name, development_key)
+    if not debug and (key == development_key or len(key) < 50 or len(set(key)) < 5
+                      or key.startswith("django-insecure-")):
+        raise ConfigError(f"With DEBUG off, {name} must be set to a random value of 50+ characters "
+                          f"with 5+ different ones (make one with: python -c \"import secrets; "
+                          f"print(secrets.token_urlsafe(50))\").")
+    return key
+
+
 def database_from_url(url: str, base_dir, pool_max: int = 10, pool_timeout: float = 10.0) -> dict:
     """``sqlite:///path`` (relative to the project) or ``postgres://user:pw@host:port/name``.
 

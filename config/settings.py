@@ -9,15 +9,24 @@ from pathlib import Path
 
 from celery.schedules import crontab
 
-from .env import ConfigError, database_from_url, env_bool, env_float, env_int, env_list, env_rates, env_str, redis_url
+from .env import (
+    ConfigError,
+    database_from_url,
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_rates,
+    env_secret_key,
+    env_str,
+    redis_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEFAULT_SECRET_KEY = "dev-only-insecure-key-change-me"
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", DEFAULT_SECRET_KEY)
-if not DEBUG and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 32):
-    raise ConfigError("With DEBUG off, SECRET_KEY must be set to a random value of 32+ characters.")
+SECRET_KEY = env_secret_key("SECRET_KEY", DEFAULT_SECRET_KEY, DEBUG)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -39,9 +48,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    # Before WhiteNoise, so static files get the policy too (an SVG opened directly).
+    # Outside SecurityMiddleware, so that its HTTP-to-HTTPS redirect carries the site's security
+    # headers too; before WhiteNoise, so static files get the policy (an SVG opened directly).
     "config.headers.SecurityHeadersMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A view that found no pooled database connection: 503 with Retry-After (config/errors.py).
     "config.errors.BusyDatabaseMiddleware",
@@ -67,6 +78,11 @@ ASGI_APPLICATION = "config.asgi.application"
 # few megabytes by mistake is told why instead of losing its connection (docs/protocol.md, "Rate
 # and size"). Daphne buffers a whole message first, so it stays a few megabytes, not unlimited.
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * 1024 * 1024
+# Seconds a client has to send a request's line and headers before `manage.py serve` drops the
+# connection (as the balancer's `timeout http-request`, for a Daphne reached directly).
+HTTP_HEADER_TIMEOUT = env_float("HTTP_HEADER_TIMEOUT", 10.0)
+if HTTP_HEADER_TIMEOUT <= 0:
+    raise ConfigError(f"HTTP_HEADER_TIMEOUT must be more than 0, got {HTTP_HEADER_TIMEOUT:g}")
 
 TEMPLATES = [
     {
@@ -199,6 +215,9 @@ if REDIS_URL is None:
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 LANGUAGE_CODE = "en"
+# The language cookie (accounts/language.py) is sent on same-site requests and top-level
+# navigations only, like the session's (Django's default for its own cookies).
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGES = [("en", "English"), ("es", "Español"), ("de", "Deutsch"), ("ja", "日本語")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
@@ -239,6 +258,7 @@ if not DEBUG:
     SECURE_REDIRECT_EXEMPT = [r"^healthz(/live|/ready)?$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -2,8 +2,9 @@
 
 ``scrub`` replaces anything shaped like an IP address (with its port: a source port and a time
 can name a subscriber behind a shared address) with "[address]", and the secret part of the
-site's paths with "[room]" or "[token]": room ids are the only key to a room, and a
-password-reset link is a password. It leaves times of day, versions and dates alone.
+site's paths with "[room]", "[token]" or "[player]": room ids are the only key to a room, a
+password-reset link is a password, and a player's page (/u/<name>/) names an account, even
+one that no longer exists. It leaves times of day, versions and dates alone.
 
 ``ScrubLogRecord`` is a logging filter on the site's handlers (LOGGING in config/settings.py):
 every record of every logger that reaches them (Django's request warnings name the path;
@@ -49,7 +50,8 @@ _CANDIDATE = re.compile(
 # games/api_urls.py, games/page_urls.py, accounts/urls.py). What stays says what was asked.
 _SECRET_IN_PATH = re.compile(
     r"(?P<room>/(?:ws/rooms|api/rooms|r)/)(?!\[room\])[^/?#\s\"'<>]+"
-    r"|(?P<reset>/accounts/password/reset/)(?!(?:sent|complete)/|\[token\])[^?#\s\"'<>]+")
+    r"|(?P<reset>/accounts/password/reset/)(?!(?:sent|complete)/|\[token\])[^?#\s\"'<>]+"
+    r"|(?P<player>/u/)(?!\[player\])[^/?#\s\"'<>]+")
 
 
 def scrub_addresses(text: str) -> str:
@@ -67,6 +69,8 @@ def scrub_paths(text: str) -> str:
     def replace(match):
         if match.group("room"):
             return match.group("room") + "[room]"
+        if match.group("player"):
+            return match.group("player") + "[player]"
         return match.group("reset") + "[token]/"
     return _SECRET_IN_PATH.sub(replace, text)
 

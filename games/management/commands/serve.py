@@ -4,16 +4,81 @@ server (Makefile, Dockerfile, docker-compose.yml, README "Production").
 It runs Daphne in this process, so signals reach it directly and its exit status is the
 command's, with the flags the site needs: no access log (the site keeps no record of its
 visitors; config/asgi.py scrubs one anyway if another start asks for it), no Server header, and
-the WebSocket message size limit of the settings (``DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE``).
+the WebSocket message size limit of the settings (``DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE``), and a
+deadline for each request's head (``HTTP_HEADER_TIMEOUT``).
 """
 import ipaddress
 import os
 
 from daphne.cli import CommandLineInterface
+from daphne.server import Server
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from twisted.internet import reactor
 
 APPLICATION = "config.asgi:application"
+
+
+def limit_head_time(channel, seconds: float) -> None:
+    """Aborts the connection of a Twisted ``HTTPChannel`` whose request line and headers take
+    longer than ``seconds`` to arrive, counted from the connection's start or the end of its
+    previous request. Twisted only closes a connection idle for a minute, so a client that sent
+    a byte of header every few seconds held a connection (and its memory) for as long as it
+    liked; HAProxy cuts such clients after its own ``timeout http-request``, but nothing did
+    where Daphne is reached directly. The request's body and the application's answer are not
+    limited by it, nor a WebSocket once upgraded (its head is complete by then)."""
+    timer = None
+
+    def start():
+        nonlocal timer
+        if timer is None:
+            timer = reactor.callLater(seconds, lambda: channel.transport and channel.transport.abortConnection())
+
+    def cancel():
+        nonlocal timer
+        if timer is not None and timer.active():
+            timer.cancel()
+        timer = None
+
+    def all_headers_received(original=channel.allHeadersReceived):
+        cancel()
+        original()
+
+    def request_done(request, original=channel.requestDone):
+        original(request)
+        start()  # the next request on this kept-alive connection has as long for its head
+
+    def connection_lost(reason, original=channel.connectionLost):
+        cancel()
+        original(reason)
+
+    channel.allHeadersReceived = all_headers_received
+    channel.requestDone = request_done
+    channel.connectionLost = connection_lost
+    start()
+
+
+class HeadTimeoutServer(Server):
+    """Daphne's server, each of whose HTTP connections gets ``limit_head_time``."""
+
+    def run(self):
+        # The factory is made inside Server.run; the reactor calls this before it accepts any
+        # connection.
+        reactor.callWhenRunning(self._limit_head_time)
+        super().run()
+
+    def _limit_head_time(self):
+        build = self.http_factory.buildProtocol
+
+        def build_protocol(addr):
+            protocol = build(addr)
+            limit_head_time(protocol._channel, settings.HTTP_HEADER_TIMEOUT)
+            return protocol
+        self.http_factory.buildProtocol = build_protocol
+
+
+class SiteCommandLine(CommandLineInterface):
+    server_class = HeadTimeoutServer
 
 
 def daphne_arguments(host: str, port: int) -> list[str]:
@@ -39,4 +104,4 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000, help="default 8000")
 
     def handle(self, *args, host, port, **options):
-        CommandLineInterface().run(daphne_arguments(host, port))
+        SiteCommandLine().run(daphne_arguments(host, port))

@@ -289,9 +289,11 @@ def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     ranking = result["ranking"]
     draw = result.get("draw", False)
     winners = set(result.get("winners") or ranking[0])
+    started = room.first_action_at or room.created_at
     if registry.spec(room.game).sessions:
         state = work.state
-        room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw)
+        room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw,
+                                         (work.now - started).total_seconds(), resigned is not None)
     seats = []
     for i, s in enumerate(work.seats):
         rank = next(r for r, group in enumerate(ranking, 1) if i in group)
@@ -306,7 +308,6 @@ def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
             "resigned": resigned == i,
             "failed_flips": result.get("failed_flips") if room.mode == "solo" else None,
         })
-    started = room.first_action_at or room.created_at
     work.finished_record = {
         "game": room.game,
         "mode": room.mode,

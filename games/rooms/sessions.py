@@ -8,6 +8,10 @@ had turned up before, the engine's ``pairs_against``). The standings order the s
 running total of pairs; seats tied on it are ordered by the pairs each won against the others
 of the tie over the session, and share a place only when those are equal too. Each finished
 game keeps its own result and record: the session is only the room's running sum of them.
+
+The session also keeps each game's duration (from its first move to its end) and winner, so
+that friends can race: the fastest win of the session is the quickest game that ended with a
+winner on the table (a draw, or a win by the other's resignation, is no race won).
 """
 from __future__ import annotations
 
@@ -17,12 +21,13 @@ from typing import Any
 
 def new_session(players: int) -> dict[str, Any]:
     return {"games": 0, "pairs": [0] * players, "wins": [0] * players,
-            "against": [[0] * players for _ in range(players)]}
+            "against": [[0] * players for _ in range(players)], "played": []}
 
 
 def add_game(session: dict[str, Any] | None, pairs: list[int], against: list[list[int]], winners: Collection[int],
-             draw: bool) -> dict[str, Any]:
-    """The session with one more finished game (a new dict; the old one is left as it was)."""
+             draw: bool, seconds: float, resigned: bool = False) -> dict[str, Any]:
+    """The session with one more finished game (a new dict; the old one is left as it was),
+    which lasted ``seconds``."""
     players = len(pairs)
     if not session:  # a room made before sessions
         session = new_session(players)
@@ -32,6 +37,12 @@ def add_game(session: dict[str, Any] | None, pairs: list[int], against: list[lis
         "wins": [session["wins"][s] + (not draw and s in winners) for s in range(players)],
         "against": [[session["against"][s][o] + against[s][o] for o in range(players)]
                     for s in range(players)],
+        # A session kept from before durations were kept lists only the games since.
+        "played": [*session.get("played", []), {
+            "seconds": round(seconds, 1),
+            "winner": None if draw else min(winners),
+            "resigned": resigned,
+        }],
     }
 
 
@@ -58,4 +69,11 @@ def public(session: dict[str, Any] | None) -> dict[str, Any] | None:
     """What every connection is sent (nothing in a session is secret)."""
     if not session:
         return None
-    return {"games": session["games"], "standings": standings(session)}
+    played = session.get("played", [])
+    first = session["games"] - len(played) + 1  # the number of the first game with a duration
+    games = [{"game": first + index, "seconds": game["seconds"], "winner": game["winner"]}
+             for index, game in enumerate(played)]
+    races = [game for game, kept in zip(games, played, strict=True)
+             if game["winner"] is not None and not kept["resigned"]]
+    fastest = min(races, key=lambda game: game["seconds"]) if races else None
+    return {"games": session["games"], "standings": standings(session), "played": games, "fastest_win": fastest}

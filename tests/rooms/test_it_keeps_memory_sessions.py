@@ -69,7 +69,7 @@ async def test_it_keeps_the_running_totals_over_three_games_and_starts_again(sit
     session = red.state["room"]["session"]
     assert session == {"games": 0, "standings": [
         {"seat": 0, "pairs": 0, "wins": 0, "head_to_head": 0, "rank": 1},
-        {"seat": 1, "pairs": 0, "wins": 0, "head_to_head": 0, "rank": 1}]}
+        {"seat": 1, "pairs": 0, "wins": 0, "head_to_head": 0, "rank": 1}], "played": [], "fastest_win": None}
     results = []
     for game in range(3):
         if game:
@@ -87,6 +87,12 @@ async def test_it_keeps_the_running_totals_over_three_games_and_starts_again(sit
         # The highest running total leads.
         ranked = [row["pairs"] for row in session["standings"]]
         assert ranked == sorted(ranked, reverse=True)
+        # Each game's duration and winner, and the quickest game someone won.
+        assert [g["game"] for g in session["played"]] == list(range(1, game + 2))
+        assert [g["winner"] for g in session["played"]] == [None if r["draw"] else r["winners"][0] for r in results]
+        assert all(0 < g["seconds"] < 120 for g in session["played"])
+        won = [g for g in session["played"] if g["winner"] is not None]
+        assert session["fastest_win"] == (min(won, key=lambda g: g["seconds"]) if won else None)
     # Spectators see the session too (nothing in it is secret).
     seen = await spectator.wait_for(lambda s: s["room"]["session"]["games"] == 3, 10)
     assert seen["room"]["session"] == session
@@ -94,6 +100,7 @@ async def test_it_keeps_the_running_totals_over_three_games_and_starts_again(sit
     assert again["room"]["status"] == "playing" and again["event"]["type"] == "new_session"
     assert again["room"]["session"]["games"] == 0
     assert all(row["pairs"] == 0 and row["wins"] == 0 for row in again["room"]["session"]["standings"])
+    assert again["room"]["session"]["played"] == [] and again["room"]["session"]["fastest_win"] is None
     # Only between games, only by a player.
     await expect_error(red, "new_session", "not_allowed")
     await expect_error(spectator, "new_session", "not_a_player")
@@ -158,8 +165,8 @@ async def test_it_plays_a_tie_break_round_and_counts_its_winner_in_the_session(s
 def test_it_breaks_a_tie_of_running_totals_by_the_pairs_won_against_each_other():
     session = sessions.new_session(3)
     # Game 1: seat 0 took 3 pairs that seat 1 had shown; seat 1 took 1 that seat 0 had shown.
-    session = sessions.add_game(session, [5, 5, 2], [[0, 3, 0], [1, 0, 0], [0, 0, 0]], [0, 1], True)
-    session = sessions.add_game(session, [4, 4, 4], [[0, 0, 0], [0, 0, 2], [0, 0, 0]], [1], False)
+    session = sessions.add_game(session, [5, 5, 2], [[0, 3, 0], [1, 0, 0], [0, 0, 0]], [0, 1], True, 50)
+    session = sessions.add_game(session, [4, 4, 4], [[0, 0, 0], [0, 0, 2], [0, 0, 0]], [1], False, 60)
     standings = sessions.standings(session)
     assert [(row["seat"], row["rank"]) for row in standings] == [(0, 1), (1, 2), (2, 3)]
     assert standings[0]["pairs"] == standings[1]["pairs"] == 9
@@ -169,5 +176,28 @@ def test_it_breaks_a_tie_of_running_totals_by_the_pairs_won_against_each_other()
     # A draw is no one's win; the tie-break's winner (game 2) is.
     assert [row["wins"] for row in standings] == [0, 1, 0]
     # Equal against each other too: they share the place.
-    even = sessions.add_game(sessions.new_session(2), [6, 6], [[1, 1], [1, 1]], [0, 1], True)
+    even = sessions.add_game(sessions.new_session(2), [6, 6], [[1, 1], [1, 1]], [0, 1], True, 40)
     assert [row["rank"] for row in sessions.standings(even)] == [1, 1]
+
+
+def test_it_keeps_each_games_duration_and_the_fastest_win():
+    session = sessions.new_session(2)
+    assert sessions.public(session)["fastest_win"] is None
+    even = [[0, 0], [0, 0]]
+    session = sessions.add_game(session, [7, 5], even, [0], False, 95.04)
+    session = sessions.add_game(session, [6, 6], even, [0, 1], True, 31.0)   # a draw: nobody won
+    session = sessions.add_game(session, [2, 10], even, [1], False, 12.0, resigned=True)  # seat 0 resigned
+    session = sessions.add_game(session, [4, 8], even, [1], False, 64.26)
+    shown = sessions.public(session)
+    assert shown["played"] == [{"game": 1, "seconds": 95.0, "winner": 0}, {"game": 2, "seconds": 31.0, "winner": None},
+                               {"game": 3, "seconds": 12.0, "winner": 1}, {"game": 4, "seconds": 64.3, "winner": 1}]
+    # The quickest game won on the table: not the draw, not the resignation.
+    assert shown["fastest_win"] == {"game": 4, "seconds": 64.3, "winner": 1}
+
+
+def test_a_session_from_before_durations_numbers_its_new_games_after_the_old_ones():
+    old = {"games": 2, "pairs": [9, 17], "wins": [0, 2], "against": [[0, 0], [0, 0]]}
+    session = sessions.add_game(old, [8, 4], [[0, 0], [0, 0]], [0], False, 70)
+    shown = sessions.public(session)
+    assert shown["games"] == 3 and shown["played"] == [{"game": 3, "seconds": 70, "winner": 0}]
+    assert shown["fastest_win"] == {"game": 3, "seconds": 70, "winner": 0}

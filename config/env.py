@@ -51,6 +51,11 @@ def env_float(name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
 
 
+def env_float_or_none(name: str) -> float | None:
+    """A number of seconds, or None when the variable is unset (the thing does not happen by itself)."""
+    return env_float(name, 0.0) if os.environ.get(name) is not None else None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

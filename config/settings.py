@@ -14,6 +14,7 @@ from .env import (
     database_from_url,
     env_bool,
     env_float,
+    env_float_or_none,
     env_int,
     env_list,
     env_rates,
@@ -276,7 +277,9 @@ GAME_TIMING = {
     "memory_conceal": env_float("MEMORY_CONCEAL_DELAY", 1.5),
     "bozu_flip": env_float("CPU_DELAY_BOZU_FLIP", 1.0),
     "gin_step": env_float("CPU_DELAY_GIN_STEP", 0.45),
-    "gin_next_hand": env_float("GIN_NEXT_HAND_DELAY", 6.0),
+    # Unset: a Gin hand's result stays until a player sends next_hand (the CPU waits for its
+    # opponent); a number makes the server deal the next hand by itself after that long.
+    "gin_next_hand": env_float_or_none("GIN_NEXT_HAND_DELAY"),
     "takeover": env_float("SEAT_TAKEOVER_DELAY", 45.0),
     # Server processes' heartbeat (games/rooms/processes.py): a process silent this long is dead.
     "heartbeat": env_float("SERVER_HEARTBEAT_SECONDS", 5.0),

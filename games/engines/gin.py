@@ -62,7 +62,7 @@ PLAYING = ("upcard", "draw", "discard")  # the phases of a hand being played
 PHASES = (*PLAYING, "hand_over", "over")
 # View keys that show a finished hand: public then, and its cards are dealt again since, so
 # they say nothing about the hands now being played.
-EARLIER_DEALS: tuple[str, ...] = ("last_hand", "deciding_hand")
+EARLIER_DEALS: tuple[str, ...] = ("last_hand", "previous_hands", "deciding_hand")
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,8 @@ class State:
     moves: int = 0
     last: JSON | None = None
     last_hand: JSON | None = None
+    # The finished hands before last_hand, oldest first, so that any earlier hand can be shown.
+    previous_hands: list[JSON] = field(default_factory=list)
     hand_outcomes: list[JSON] = field(default_factory=list)  # {"outcome", "winner", "points"} per hand
 
     @property
@@ -429,6 +431,8 @@ class State:
             self.points[winner] += points
             self.dealer = winner  # the winner of a hand deals the next; a dead hand keeps the dealer
         summary.update({"hand_number": self.hand_number, "scores": self.scores()})
+        if self.last_hand is not None:
+            self.previous_hands.append(self.last_hand)
         self.last_hand = summary
         self.hand_outcomes.append({"outcome": summary["outcome"], "winner": winner, "points": points})
         self.last = {"type": "hand_over", "outcome": summary["outcome"], "seat": summary["knocker"],
@@ -488,6 +492,7 @@ class State:
             "stock_only": self.stock_only,
             "history": [dict(event) for event in self.history] if playing else [],
             "last_hand": _copy(self.last_hand),
+            "previous_hands": _copy(self.previous_hands),
         }
         if seat is not None:
             other = 1 - seat
@@ -571,7 +576,9 @@ class State:
             (lambda: isinstance(self.history, list) and all(isinstance(e, dict) for e in self.history)
              and isinstance(self.hand_outcomes, list)
              and all(isinstance(h, dict) and h.get("outcome") in OUTCOMES for h in self.hand_outcomes)
-             and json_or_none(self.last) and json_or_none(self.last_hand),
+             and json_or_none(self.last) and json_or_none(self.last_hand)
+             and isinstance(self.previous_hands, list)
+             and all(isinstance(h, dict) and h.get("outcome") in OUTCOMES for h in self.previous_hands),
              "the history and the finished hands must be JSON objects"),
         )
 

@@ -255,7 +255,8 @@ def next_step_at(work: Work) -> datetime | None:
         return None
     step = state.pending_automatic()
     if step:
-        return work.now + timedelta(seconds=registry.automatic_delay(room.game, step))
+        delay = registry.automatic_delay(room.game, step)
+        return None if delay is None else work.now + timedelta(seconds=delay)
     seat = state.current_player
     if seat is not None and work.seats[seat].cpu:
         return work.now + timedelta(seconds=registry.cpu_delay(room.game))

@@ -34,9 +34,11 @@ def cpu_delay(game: str) -> float:
     return float(settings.GAME_TIMING.get(spec(game).cpu_delay, DEFAULT_AUTOMATIC_DELAY))
 
 
-def automatic_delay(game: str, step: str) -> float:
-    """The delay before an engine's automatic step: GAME_TIMING["<game>_<step>"] if defined."""
-    return float(settings.GAME_TIMING.get(f"{game}_{step}", DEFAULT_AUTOMATIC_DELAY))
+def automatic_delay(game: str, step: str) -> float | None:
+    """The delay before an engine's automatic step: GAME_TIMING["<game>_<step>"] if defined.
+    None there means never: the step waits for a seat to send it as an action."""
+    delay = settings.GAME_TIMING.get(f"{game}_{step}", DEFAULT_AUTOMATIC_DELAY)
+    return None if delay is None else float(delay)
 
 
 def takeover_delay() -> float:

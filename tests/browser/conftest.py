@@ -2,7 +2,7 @@
 
 The site is the embedded default (one Daphne, SQLite, in-memory layer) with the game timings
 shortened through the environment variables an operator would use, so CPU seats move at once.
-A Gin hand's result stays up long enough to be seen (and "Next hand" moves on at once), and a
+A Gin hand's result stays until a player presses "Next hand", as it does for people, and a
 Memory mismatch stays face up briefly, as it does for people, only shorter.
 """
 from __future__ import annotations
@@ -20,7 +20,6 @@ BROWSER_TIMING = {
     "MEMORY_CONCEAL_DELAY": "0.2",
     "CPU_DELAY_BOZU_FLIP": "0.01",
     "CPU_DELAY_GIN_STEP": "0.02",
-    "GIN_NEXT_HAND_DELAY": "4",
     "SEAT_TAKEOVER_DELAY": "1.5",
 }
 

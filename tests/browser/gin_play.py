@@ -62,6 +62,8 @@ class GinPlayer:
             if not self.past_decided_hands and last_view(self.frames)["last_hand"]["outcome"] != "dead":
                 return False
             page.click("#gin-next-hand")
+            if "next_hand" not in legal:
+                return True  # the other player has dealt: the press only ends this page's result
         else:
             return False
         wait_version_after(page, before)

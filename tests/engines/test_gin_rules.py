@@ -308,7 +308,7 @@ def test_views_show_only_what_the_seat_may_know():
         for state in play_random(seed):
             for seat in (0, 1, None):
                 view = state.view(seat)
-                shown = dict(view, last_hand=None, result=None)  # older hands are public history
+                shown = dict(view, last_hand=None, previous_hands=None, result=None)  # older hands are public history
                 text = json.dumps(shown)
                 public = set(view["discard_pile"]) | {c for cs in view["known_cards"] for c in cs}
                 public |= {e.get("card") or e.get("passed") for e in view["history"]} - {None}
@@ -411,3 +411,15 @@ def test_view_counts_the_deadwood_the_best_legal_discard_leaves():
     hand = rig(hands, pile=("4C",), taken="QD").view(0)["hand"]
     assert hand["deadwood"] == 11 and hand["deadwood_after_discard"] == 10
     assert rig(hands, pile=("4C",)).view(1)["hand"]["deadwood_after_discard"] is None  # ten cards
+
+
+def test_views_keep_every_finished_hand_before_the_last_one():
+    finished: list[dict] = []
+    for state in play_random(2):
+        if state.last_hand is not None and (not finished or finished[-1] != state.last_hand):
+            finished.append(state.last_hand)
+        for seat in (0, 1, None):
+            assert state.view(seat)["previous_hands"] == finished[:-1]
+    assert len(finished) >= 3
+    assert [hand["hand_number"] for hand in finished] == list(range(1, len(finished) + 1))
+    assert gin.State.from_json(state.to_json()).previous_hands == finished[:-1]

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint migrate clean lock upgrade audit
+.PHONY: install run test lint migrate clean lock upgrade audit hooks
 
 install: $(STAMP)
 
@@ -72,7 +72,8 @@ test: install
 
 # ruff (pyflakes, pycodestyle, isort, bugbear, pyupgrade) and mypy (strict for games/engines,
 # games/cpu and games/rooms), configured in pyproject.toml, and eslint on site/js. Their caches
-# under .cache/ make a second run take seconds.
+# under .cache/ make a second run take seconds. Then no model change without its migration:
+# makemigrations --check fails, writing nothing, when a model differs from its migrations.
 ESLINT_DIR := tools/eslint
 ESLINT_STAMP := $(ESLINT_DIR)/node_modules/.installed
 
@@ -81,12 +82,19 @@ lint: install $(ESLINT_STAMP)
 	$(BIN)/mypy
 	$(ESLINT_DIR)/node_modules/.bin/eslint --config $(ESLINT_DIR)/eslint.config.js \
 		--cache --cache-location .cache/eslint/ site/js
+	$(BIN)/python manage.py makemigrations --check --dry-run
 
 # eslint and its plugins, exactly as the committed lock file says (npm ci starts from empty).
+# Its audit is `make audit`'s (npm audit), not a side effect of every install.
 $(ESLINT_STAMP): $(ESLINT_DIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "eslint needs Node.js: apt-get install nodejs npm"; exit 1; }
 	npm ci --prefix $(ESLINT_DIR) --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# Once per clone: the git hook that runs .pre-commit-config.yaml (ruff, eslint and the
+# migrations check on the files of each commit, with the repository's own tools).
+hooks: install $(ESLINT_STAMP) $(TOOLS_STAMP)
+	$(TOOLS)/bin/pre-commit install
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

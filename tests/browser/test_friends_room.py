@@ -57,7 +57,8 @@ def test_it_plays_a_friends_room_across_a_lost_connection(site, pages):
     wait_playing(alice)
     assert bob.locator("#room-you").inner_text() == "You play Green."
     assert bob.evaluate(f"localStorage.getItem('seat-token:{room_id}')")
-    assert alice.locator("#invite").is_visible() and bob.locator("#invite").is_visible()
+    # The invite leaves once the game starts.
+    assert not alice.locator("#invite").is_visible() and not bob.locator("#invite").is_visible()
 
     # Bob's connection drops: his page says so, Alice sees him away, then the CPU takes over.
     flip_if_my_turn(alice)

@@ -35,6 +35,16 @@ let resultHidden = false;
 let resultShownFor = null;
 let nextRoomUrl = null;
 let lostSeat = null;
+let renderedHome = null;  // the seat the table was last drawn from
+// A friends' room before it starts: on the table, instead of a game nobody plays yet, who is
+// waiting and the one thing to do (share the link, or Join).
+const lobbyTitle = h("h2", {class: "lobby-title", id: "lobby-title"});
+const lobbyJoin = h("div", {class: "lobby-join"});
+const lobby = h("section", {class: "lobby", id: "lobby", hidden: true}, lobbyTitle, $("invite"), lobbyJoin);
+$("table-wrap").append(lobby);
+const shareButton = h("button", {type: "button", class: "btn", id: "share-invite", hidden: !navigator.share,
+  onclick: () => navigator.share({title: document.title, url: $("invite-link").value}).catch(() => {})}, gettext("Share"));
+$("copy-invite").after(shareButton);
 const seatNotice = h("div", {class: "seat-notice", id: "seat-notice", role: "status", hidden: true});
 $("room-actions").before(seatNotice);
 const stats = new RoomStats({game: root.dataset.game, mode: root.dataset.mode});
@@ -172,7 +182,11 @@ async function onState(message) {
   renderSeats();
   renderInvite();
   renderActions();
-  renderer.render(view, message.event, previous === null || Boolean(message.resync));
+  renderLobby();
+  // Drawn afresh when this page's seat changes (a spectator who joins): the table turns to it.
+  const turned = renderedHome !== null && renderedHome !== ctx.homeSeat;
+  renderer.render(view, message.event, previous === null || Boolean(message.resync) || turned);
+  renderedHome = ctx.homeSeat;
   root.dataset.status = room.status;
   renderResult();
   feel(room, view, previous === null || Boolean(message.resync));
@@ -262,12 +276,26 @@ function renderSeats() {
   }));
 }
 
+const inLobby = () => room.mode === "friends" && room.status === "waiting";
+
+// The invite link is for the players of a room still waiting; it leaves once the game starts.
 function renderInvite() {
-  const box = $("invite");
-  const show = room.mode === "friends" && room.status !== "finished" && mySeats().length > 0;
-  box.hidden = !show;
-  box.classList.toggle("invite-waiting", room.status === "waiting");
+  const show = inLobby() && mySeats().length > 0;
+  $("invite").hidden = !show;
   if (show) $("invite-link").value = `${location.origin}/r/${roomId}`;
+}
+
+function renderLobby() {
+  lobby.hidden = !inLobby();
+  if (lobby.hidden) return;
+  const name = GAMES[room.game] ? GAMES[room.game].title : room.game;
+  const host = room.seats.find((seat) => seat.holder === "human");
+  const offers = lostSeat ? [] : seatOffers();
+  if (mySeats().length) lobbyTitle.textContent = gettext("Waiting for a friend: share this link");
+  else if (host && offers.length) {
+    lobbyTitle.textContent = fmt(gettext("%(name)s is waiting for you to play %(game)s."), {name: seatName(host.seat), game: name});
+  } else lobbyTitle.textContent = fmt(gettext("%(game)s: waiting for players"), {game: name});
+  lobbyJoin.replaceChildren(...offers);
 }
 
 $("copy-invite").addEventListener("click", async () => {
@@ -344,7 +372,7 @@ function renderActions() {
   const isPlayer = mySeats().length > 0;
   renderSeatNotice(isPlayer);
   const can = allowed();
-  const items = lostSeat ? [] : seatOffers();
+  const items = lostSeat || inLobby() ? [] : seatOffers();
   if (can.start) {
     items.push(button(gettext("Start with CPU in the free seats"), () => send("start"),
       {class: "btn-primary", attrs: {id: "start"}}));

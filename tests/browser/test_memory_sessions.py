@@ -3,6 +3,7 @@ session's standings on the result screen, and a tie for first (made on purpose b
 room's secret deal from the site's database, as a script that knows every card) lays out a
 2 × 4 tie-break round that is played on the table and named on the result screen."""
 import json
+import re
 import sqlite3
 
 import pytest
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 
 def standings(page) -> list[list[str]]:
-    rows = page.locator("#session-standings tbody tr")
+    rows = page.locator("#session-standings table:not(.session-times) tbody tr")
     return [rows.nth(i).locator("td, th").all_inner_texts() for i in range(rows.count())]
 
 
@@ -45,6 +46,17 @@ def test_it_shows_the_session_standings_after_two_games(site, pages):
     assert sum(pairs) == 24 and pairs == sorted(pairs, reverse=True)
     assert sum(int(row[2]) for row in second) <= 2
     assert all(int(b[3]) >= 0 for b in first) and sum(int(row[3]) for row in first) == 12
+    # Each game's time and winner, and the fastest win (the session's race among friends).
+    times = page.locator("#session-times tbody tr")
+    assert times.count() == 2
+    games = [times.nth(i).locator("td, th").all_inner_texts() for i in range(2)]
+    assert [game[0] for game in games] == ["1", "2"]
+    assert all(re.fullmatch(r"\d+:\d\d", game[2]) for game in games)
+    won = [game for game in games if game[1] != "Draw"]
+    if won:
+        fastest = min(won, key=lambda game: tuple(map(int, game[2].split(":"))))
+        assert page.locator("#session-fastest").inner_text().startswith(f"Fastest win: {fastest[1]} in ")
+        assert page.locator("#session-times tr.fastest").count() == 1
     # The game's own result stays a single game's: its scores add up to 24 cards.
     own = page.locator("#result table.ranking").first.locator("tbody tr td:last-child").all_inner_texts()
     assert sum(map(int, own)) == 24

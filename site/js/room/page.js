@@ -513,7 +513,31 @@ function sessionStandings() {
         h("td", {}, String(row.rank)),
         h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(row.seat)),
         h("td", {}, String(row.wins)),
-        h("td", {}, String(row.pairs)))))));
+        h("td", {}, String(row.pairs)))))),
+    sessionGames(session));
+}
+
+// Each game of the session with how long it took (from its first move) and who won it, the
+// fastest win marked: friends can race through a session (docs/protocol.md, room.session).
+function sessionGames(session) {
+  const played = session.played || [];
+  if (!played.length) return null;
+  const fastest = session.fastest_win;
+  const clock = (seconds) => {
+    const whole = Math.round(seconds);
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  };
+  return h("div", {class: "session-games"},
+    fastest ? h("p", {class: "session-fastest", id: "session-fastest"},
+      fmt(gettext("Fastest win: %(name)s in %(time)s (game %(n)s)"),
+        {name: seatName(fastest.winner), time: clock(fastest.seconds), n: fastest.game})) : null,
+    h("table", {class: "ranking session-times", id: "session-times"},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Game")), h("th", {scope: "col"}, gettext("Winner")),
+        h("th", {scope: "col"}, gettext("Time")))),
+      h("tbody", {}, played.map((game) => h("tr", {class: fastest && fastest.game === game.game ? "fastest" : null},
+        h("td", {}, String(game.game)),
+        h("th", {scope: "row"}, game.winner === null ? gettext("Draw") : seatName(game.winner)),
+        h("td", {}, clock(game.seconds)))))));
 }
 
 let toastTimer = null;

@@ -14,6 +14,7 @@ from config.autobahn_debug import defer_debug_formatting  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket_auth import websocket_auth  # noqa: E402
 from config.write_through import send_without_waiting  # noqa: E402
+from games.metrics import with_metrics  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
 from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 
@@ -27,8 +28,9 @@ defer_debug_formatting()
 send_without_waiting()
 
 # with_scheduler: every server process runs the rooms' timed steps (games/rooms/scheduler.py).
+# with_metrics: GET /metrics answered before Django, for the operators' scraper (games/metrics.py).
 application = with_scheduler(ProtocolTypeRouter({
-    "http": django_asgi_app,
+    "http": with_metrics(django_asgi_app),
     "websocket": AllowedHostsOriginValidator(websocket_auth(URLRouter(websocket_urlpatterns))),
 }))
 start_when_reactor_runs()

@@ -1,6 +1,7 @@
 """Typed readers for environment variables. A bad value stops the process with its name."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from typing import Any
@@ -147,3 +148,17 @@ def env_rates(name: str, default: str) -> tuple[tuple[int, int], ...]:
             raise ConfigError(f"{name} must allow at least 1 request per window, got {raw!r}")
         rates.append((int(match[1]), _SECONDS_PER[match[2]]))
     return tuple(rates)
+
+
+def env_networks(name: str, default: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``127.0.0.0/8,::1,10.1.2.0/24`` → those networks (an address alone is a network of one).
+    Host bits set (``10.1.2.3/24``) are refused: they usually mean a typing slip."""
+    raw = os.environ.get(name, default)
+    networks = []
+    for item in raw.split(","):
+        try:
+            networks.append(ipaddress.ip_network(item.strip()))
+        except ValueError:
+            raise ConfigError(f"{name} must be comma-separated networks or addresses like "
+                              f"127.0.0.1/32,::1,10.0.0.0/8, got {raw!r}") from None
+    return tuple(networks)

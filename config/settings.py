@@ -17,6 +17,7 @@ from .env import (
     env_float_or_none,
     env_int,
     env_list,
+    env_networks,
     env_rates,
     env_secret_key,
     env_str,
@@ -146,6 +147,10 @@ CELERY_BEAT_SCHEDULE = {
 CLIENT_PROXY_HOPS = env_int("TELEMETRY_PROXY_HOPS", 0)
 if CLIENT_PROXY_HOPS < 0:
     raise ConfigError(f"TELEMETRY_PROXY_HOPS must be 0 or more, got {CLIENT_PROXY_HOPS}")
+
+# Networks whose clients may read GET /metrics, straight from a web process, never through the
+# balancer (games/metrics.py): loopback only unless METRICS_ALLOW says more.
+METRICS_ALLOW = env_networks("METRICS_ALLOW", "127.0.0.0/8,::1")
 
 # Rooms one client may create, per address and per signed-in account: (requests, seconds)
 # windows in the shared cache (games/rooms/limits.py).

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.contrib.auth import get_user_model
 
 from config.client_address import scope_client_address
+from games import metrics
 from games.engines.base import GameError
 from games.rooms import db, limits, service, snapshots
 from games.rooms.fanout import fanout
@@ -171,6 +172,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             await self._send_state(snap, ref, missed=missed, resync=resync)
         self._catch_up()  # changes noticed before hello was answered
 
+    @metrics.timed_action
     async def _action(self, message, ref):
         await self._change(ref, service.act, self.room_id, self.seats, message["action"],
                            message.get("seat"), message.get("version"))
@@ -279,6 +281,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             await self._send({"type": "next_room", "invite_url": service.invite_url(snap.room.next_room),
                               "room_id": snap.room.next_room, "version": snap.version})
 
+    @metrics.counted_error
     async def _error(self, code, message, ref, **fields):
         await self._send({"type": "error", "code": code, "message": message,
                           "version": self.sent_version, **fields, **_ref(ref)})

@@ -90,11 +90,13 @@ class Balancer:
         self.dns = DnsServer(hosts)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.metrics_url = f"http://127.0.0.1:{free_port()}/metrics"  # HAProxy's own exporter
         self.socket_path = Path(tempfile.mkdtemp(prefix="haproxy-")) / "admin.sock"
         env = {"PATH": os.environ.get("PATH", ""), "BALANCER_BIND": f"127.0.0.1:{self.port}",
                "WEB_SERVERS": f"web:{port}", "WEB_PROCESSES": str(len(hosts)),
                "DNS_SERVER": self.dns.address, "BALANCER_SOCKET": str(self.socket_path),
-               "ALLOWED_HOSTS": allowed_hosts}
+               "ALLOWED_HOSTS": allowed_hosts,
+               "BALANCER_METRICS_BIND": self.metrics_url.split("/")[2]}
         self.log_path = log_dir / "haproxy.log"
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen([haproxy_binary(), "-db", "-f", str(CONFIG)], env=env,

@@ -88,6 +88,11 @@ async def snapshot(room_id: str, min_version: int = 0) -> Snapshot:
         return snap
 
 
+def rooms_kept() -> int:
+    """How many rooms this process keeps a snapshot of (GET /metrics)."""
+    return len(_cache)
+
+
 def remember(room: Room, event: dict[str, Any] | None, state: Any = None, seats: list[Seat] | None = None) -> None:
     """A change made by this process: its result is the newest snapshot, no need to read it.
     ``state`` and ``seats``, when given, are what ``room.state`` and ``room.seats`` were encoded

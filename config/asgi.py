@@ -16,6 +16,7 @@ from config.websocket_auth import websocket_auth  # noqa: E402
 from config.write_through import send_without_waiting  # noqa: E402
 from games.metrics import with_metrics  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
+from telemetry.errors import with_error_reports  # noqa: E402
 from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 
 # Daphne's access log writes to a stream, past LOGGING: every start of the server (`daphne` with
@@ -31,7 +32,8 @@ send_without_waiting()
 # with_metrics: GET /metrics answered before Django, for the operators' scraper (games/metrics.py).
 application = with_scheduler(ProtocolTypeRouter({
     "http": with_metrics(django_asgi_app),
-    "websocket": AllowedHostsOriginValidator(websocket_auth(URLRouter(websocket_urlpatterns))),
+    # with_error_reports: a room connection's exception reported scrubbed, when SENTRY_DSN is set.
+    "websocket": with_error_reports(AllowedHostsOriginValidator(websocket_auth(URLRouter(websocket_urlpatterns)))),
 }))
 start_when_reactor_runs()
 

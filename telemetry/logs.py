@@ -16,14 +16,19 @@ handler can read its META.
 a stream of its own (stdout unless ``--access-log`` says otherwise): config/asgi.py, which
 every way of starting the server imports, calls it.
 
+``JsonLines`` writes the same records as JSON (``LOG_FORMAT=json``); error reports to a
+Sentry-compatible service pass every event through ``scrub`` too (telemetry/errors.py).
+
 ``NoAddressReporterFilter`` is Django's exception-reporter filter without the address headers,
 for any error report (the DEBUG page or a mail handler someone adds later).
 """
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 import re
+from datetime import UTC, datetime
 
 from django.views.debug import SafeExceptionReporterFilter
 
@@ -94,6 +99,23 @@ class ScrubLogRecord(logging.Filter):
         if record.stack_info:
             record.stack_info = scrub(record.stack_info)
         return True
+
+
+class JsonLines(logging.Formatter):
+    """``LOG_FORMAT=json``: each record as one line of JSON (time in UTC, level, logger, message,
+    and the exception or stack when there is one), written from the record as ``ScrubLogRecord``
+    left it on the same handler: scrubbed like the plain lines."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+                 "level": record.levelname, "logger": record.name, "message": record.getMessage()}
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            entry["exception"] = record.exc_text
+        if record.stack_info:
+            entry["stack"] = record.stack_info
+        return json.dumps(entry, ensure_ascii=False)
 
 
 def anonymous_action(details: dict) -> dict:

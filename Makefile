@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint migrate clean lock upgrade audit hooks
+.PHONY: install run test lint migrate clean lock upgrade audit hooks backup restore
 
 install: $(STAMP)
 
@@ -95,6 +95,15 @@ $(ESLINT_STAMP): $(ESLINT_DIR)/package-lock.json
 # migrations check on the files of each commit, with the repository's own tools).
 hooks: install $(ESLINT_STAMP) $(TOOLS_STAMP)
 	$(TOOLS)/bin/pre-commit install
+
+# The PostgreSQL database of DATABASE_URL to backups/<database>-<UTC time>.dump, and one such file
+# back into an empty database (games/backups.py; README "Backups and retention").
+backup: install
+	$(BIN)/python manage.py backup
+
+restore: install
+	@test -n "$(BACKUP)" || { echo "usage: make restore BACKUP=backups/<file>.dump"; exit 2; }
+	$(BIN)/python manage.py restore "$(BACKUP)"
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

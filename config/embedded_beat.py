@@ -22,6 +22,7 @@ from django.db import close_old_connections
 logger = logging.getLogger("config.embedded_beat")
 _started = threading.Event()
 FIRST_RUN_DELAY = 60.0
+SESSIONS_CLEANUP_INTERVAL = 24 * 3600.0  # daily, as Celery beat runs it
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ def jobs() -> list[Job]:
         Job("telemetry.tasks.flush_pending_events", settings.TELEMETRY["EMBEDDED_FLUSH_INTERVAL"]),
         Job("telemetry.tasks.purge_expired_events", settings.TELEMETRY["EMBEDDED_PURGE_INTERVAL"]),
         Job("games.tasks.delete_idle_rooms_task", settings.ROOM_CLEANUP["EMBEDDED_INTERVAL"]),
+        Job("accounts.tasks.clear_expired_sessions", SESSIONS_CLEANUP_INTERVAL),
     ) if job.interval > 0]
 
 

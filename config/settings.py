@@ -139,6 +139,9 @@ CELERY_BEAT_SCHEDULE = {
     "telemetry-flush": {"task": "telemetry.flush_pending_events", "schedule": crontab(minute=0)},
     # Rooms nobody has touched for a day are deleted with their events (games/rooms/cleanup.py).
     "rooms-cleanup": {"task": "games.delete_idle_rooms", "schedule": crontab(minute=30)},
+    # Sessions are deleted once expired (SESSION_COOKIE_AGE, two weeks after their last use):
+    # Django leaves an expired row until its own browser returns (accounts/tasks.py).
+    "sessions-cleanup": {"task": "accounts.clear_expired_sessions", "schedule": crontab(hour=4, minute=7)},
 }
 
 # Proxies in front of Daphne that append to X-Forwarded-For: every per-address limit (rooms,
@@ -291,14 +294,6 @@ GAME_TIMING = {
     "process_dead_after": env_float("SERVER_DEAD_AFTER", 20.0),
 }
 
-# Plain lines, or one JSON object a line for a log collector (LOG_FORMAT=json): scrubbed alike.
-LOG_FORMAT = env_str("LOG_FORMAT", "plain")
-if LOG_FORMAT not in ("plain", "json"):
-    raise ConfigError(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}")
-# Error reports to a Sentry-compatible service, scrubbed as the logs are (telemetry/errors.py):
-# off unless set.
-SENTRY_DSN = env_str("SENTRY_DSN", "").strip() or None
-
 # Logging never records a client address, a room id or a token, however the server is started
 # (telemetry/logs.py). The one handler scrubs every record: addresses, and the secret parts of
 # paths (Django's request warnings name the path) become placeholders, and the request (and its
@@ -309,9 +304,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"scrub": {"()": "telemetry.logs.ScrubLogRecord"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-                   "json": {"()": "telemetry.logs.JsonLines"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
                              "filters": ["scrub"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {

@@ -294,6 +294,14 @@ GAME_TIMING = {
     "process_dead_after": env_float("SERVER_DEAD_AFTER", 20.0),
 }
 
+# Plain lines, or one JSON object a line for a log collector (LOG_FORMAT=json): scrubbed alike.
+LOG_FORMAT = env_str("LOG_FORMAT", "plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ConfigError(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}")
+# Error reports to a Sentry-compatible service, scrubbed as the logs are (telemetry/errors.py):
+# off unless set.
+SENTRY_DSN = env_str("SENTRY_DSN", "").strip() or None
+
 # Logging never records a client address, a room id or a token, however the server is started
 # (telemetry/logs.py). The one handler scrubs every record: addresses, and the secret parts of
 # paths (Django's request warnings name the path) become placeholders, and the request (and its
@@ -304,8 +312,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"scrub": {"()": "telemetry.logs.ScrubLogRecord"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+                   "json": {"()": "telemetry.logs.JsonLines"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
                              "filters": ["scrub"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {

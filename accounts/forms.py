@@ -19,6 +19,13 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The site's own words, not Django's stock help ("Required. 150 characters or fewer…").
+        self.fields["username"].help_text = _("Your name at the table. Letters, digits and @ . + - _ only.")
+        self.fields["password1"].help_text = _("At least 8 characters, not only digits, and not a common password.")
+        self.fields["password2"].help_text = ""
+
     def clean_username(self):
         # The field has already applied NFKC (Django's UsernameField) and the character rules;
         # Django's own check refuses a taken name in another case (and then answers None).

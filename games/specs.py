@@ -302,7 +302,9 @@ register(GameSpec(
         number("target", _("Points to win"), 100, 1, 1000, 1,
                _("The game is a race to this many points.")),
     ),
-    cpu_levels=(Choice("easy", _("Easy")), Choice("normal", _("Normal")), Choice("hard", _("Hard"))),
+    # The middle level is "normal" on the wire (rooms, records, the bot) and "Medium" to people,
+    # as in the other games.
+    cpu_levels=(Choice("easy", _("Easy")), Choice("normal", _("Medium")), Choice("hard", _("Hard"))),
     cpu_default="normal",
     modes=("cpu", "friends"),
     cpu_delay="gin_step",

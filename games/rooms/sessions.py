@@ -6,7 +6,8 @@ none: its cards are borrowed from the piles), a win for its winner (after any ti
 a draw is no one's win) and the pairs won against each other seat (a pair whose card that seat
 had turned up before, the engine's ``pairs_against``). The standings order the seats by their
 running total of pairs; seats tied on it are ordered by the pairs each won against the others
-of the tie over the session, and share a place only when those are equal too. Each finished
+of the tie over the session, then by games won (a game won by the other's resignation counts),
+and share a place only when those are equal too. Each finished
 game keeps its own result and record: the session is only the room's running sum of them.
 
 The session also keeps each game's duration (from its first move to its end) and winner, so
@@ -56,8 +57,8 @@ def standings(session: dict[str, Any]) -> list[dict[str, Any]]:
         head_to_head = sum(session["against"][seat][o] for o in tied) if tied else None
         rows.append({"seat": seat, "pairs": session["pairs"][seat], "wins": session["wins"][seat],
                      "head_to_head": head_to_head})
-    def key(row: dict[str, Any]) -> tuple[int, int]:
-        return row["pairs"], row["head_to_head"] or 0
+    def key(row: dict[str, Any]) -> tuple[int, int, int]:
+        return row["pairs"], row["head_to_head"] or 0, row["wins"]
 
     rows.sort(key=key, reverse=True)
     for index, row in enumerate(rows):

@@ -57,9 +57,10 @@ def test_it_shows_the_session_standings_after_two_games(site, pages):
         fastest = min(won, key=lambda game: tuple(map(int, game[2].split(":"))))
         assert page.locator("#session-fastest").inner_text().startswith(f"Fastest win: {fastest[1]} in ")
         assert page.locator("#session-times tr.fastest").count() == 1
-    # The game's own result stays a single game's: its scores add up to 24 cards.
-    own = page.locator("#result table.ranking").first.locator("tbody tr td:last-child").all_inner_texts()
-    assert sum(map(int, own)) == 24
+    # The game's own result stays a single game's, counted in pairs as the session is: 12.
+    own = page.locator("#result table.ranking").first
+    assert own.locator("thead th").last.inner_text() == "Pairs"
+    assert sum(map(int, own.locator("tbody tr td:last-child").all_inner_texts())) == 12
     # A new session starts the totals again: no game won, and only the pairs of the game now
     # played (the CPU may take one at once), where the two games before made 12 pairs each.
     page.locator("#result [data-room-act=new-session]").click()

@@ -26,6 +26,11 @@ def test_it_serves_the_home_page(site):
         assert name in html
 
 
+def test_it_says_which_url_to_open(site):
+    # The log hides addresses ("Listening on TCP address [address]"); this line does not.
+    assert f"Card Table is served at {site.url}/ (open it in a browser)." in site.log()
+
+
 def test_it_reports_health_of_sqlite_and_the_scheduler(site):
     with urllib.request.urlopen(site.url + "/healthz/ready", timeout=5) as response:
         body = json.loads(response.read())

@@ -76,6 +76,14 @@ class HeadTimeoutServer(Server):
             return protocol
         self.http_factory.buildProtocol = build_protocol
 
+    def listen_success(self, port):
+        super().listen_success(port)
+        # Every log line hides addresses ("Listening on TCP address [address]"): say plainly,
+        # once, which URL to open. 0.0.0.0 listens on every address, this machine's included.
+        host, number = self.listening_addresses[-1]
+        host = "127.0.0.1" if host == "0.0.0.0" else f"[{host}]" if ":" in host else host
+        print(f"Card Table is served at http://{host}:{number}/ (open it in a browser).", flush=True)
+
 
 class SiteCommandLine(CommandLineInterface):
     server_class = HeadTimeoutServer

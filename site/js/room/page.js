@@ -227,6 +227,9 @@ function renderTurn() {
 
 function scoreOf(seat) {
   if (renderer && renderer.seatScore) return renderer.seatScore(view, seat);
+  // Memory counts pairs wherever a person reads a score, as its session does (its engine's
+  // scores count cards).
+  if (view && Array.isArray(view.pairs)) return view.pairs[seat];
   return view && view.scores ? view.scores[seat] : 0;
 }
 
@@ -468,12 +471,14 @@ function renderResult(force = false) {
   else if (room.mode !== "local" && mine.length && result.winners.includes(mine[0])) headline = gettext("You win!");
   else headline = fmt(gettext("%(name)s wins!"), {name: result.winners.map(seatName).join(", ")});
   const rows = [];
+  const pairs = Array.isArray(result.pairs) ? result.pairs : null;  // Memory: pairs, as in its session
   result.ranking.forEach((group, index) => {
     for (const seat of group) {
+      const score = pairs ? pairs[seat] : result.scores && result.scores[seat];
       rows.push(h("tr", {class: `seat-${ctx.seatColour(seat)}`},
         h("td", {}, String(index + 1)),
         h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(seat)),
-        h("td", {}, result.scores ? String(result.scores[seat]) : "–")));
+        h("td", {}, score === undefined || score === null ? "–" : String(score))));
     }
   });
   const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view, result) : null;
@@ -488,7 +493,7 @@ function renderResult(force = false) {
         : fmt(gettext("%(name)s resigned."), {name: seatName(result.resigned)})) : null,
     room.mode === "solo" ? null : h("table", {class: "ranking"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
-        h("th", {scope: "col"}, gettext("Score")))),
+        h("th", {scope: "col"}, pairs ? gettext("Pairs") : gettext("Score")))),
       h("tbody", {}, rows)),
     extra,
     standings,

@@ -11,6 +11,8 @@ from games.engines.base import SEAT_COLOURS
 from games.engines.bozu_cards import CARDS, EMPEROR, LADY, MONK, NOBLE, SEMIMARU
 
 SIMULATION_FILE = Path(__file__).resolve().parent / "data" / "bozu_simulation.json"
+# bench/bozu_options.py's output: what the rule options do to the seats' chances (the tips).
+OPTIONS_FILE = Path(__file__).resolve().parent / "data" / "bozu_options.json"
 
 # Page order; emperors are nobles unless an option says otherwise, so they stand with the nobles.
 GROUPS = (
@@ -58,3 +60,25 @@ def simulation() -> dict:
             "seats": seats, "share_min": min(shares), "share_max": max(shares), "draws": output["draws"],
             "draw_share": 100 * output["draws"] / games,
             "mean_winner_pile": output["mean_winner_score"], "mean_centre": output["mean_centre"]}
+
+
+@cache
+def stored_option_effects() -> dict:
+    """The stored run of bench/bozu_options.py: {"command": ..., "output": [one entry per rules]}."""
+    return json.loads(OPTIONS_FILE.read_text(encoding="utf-8"))
+
+
+def options_tip() -> dict:
+    """The figures the options tip quotes: the seats' range of shares with each option, and the
+    Semimaru flipper's share when he is a monk and when he sends the other piles away."""
+    runs = stored_option_effects()["output"]
+
+    def run(options: dict) -> dict:
+        return next(entry for entry in runs if entry["options"] == options)
+
+    emperor, lady = run({"emperor": "again"})["shares"], run({"lady_empty_again": True})["shares"]
+    return {"games_text": number_format(runs[0]["games"], force_grouping=True),
+            "emperor_low": min(emperor), "emperor_high": max(emperor),
+            "lady_low": min(lady), "lady_high": max(lady),
+            "monk_flipper": run({})["semimaru_flipper_share"],
+            "others_flipper": run({"semimaru": "others_to_centre"})["semimaru_flipper_share"]}

@@ -13,7 +13,6 @@ from . import bozu_page, catalog, specs
 from .catalog import MODE_HELP, MODE_LABELS
 from .models import Room
 from .module_preloads import module_preloads
-from .rules_statistics import statistics
 
 # Room ids are secrets.token_urlsafe strings; anything else cannot be a room.
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -51,9 +50,10 @@ def rules(request, slug):
     game = _game(slug)
     if not game["rules_page"]:
         raise Http404(_("No such game."))
-    context: dict[str, Any] = {"game": game, "statistics": statistics(slug)}
+    context: dict[str, Any] = {"game": game}
     if slug == "bozu":
-        context.update(poet_groups=bozu_page.poet_groups(), simulation=bozu_page.simulation())
+        context.update(poet_groups=bozu_page.poet_groups(), simulation=bozu_page.simulation(),
+                       options_tip=bozu_page.options_tip())
     return render(request, f"games/rules/{slug}.html", context)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from games.cpu import bozu as bozu_cpu
 from games.engines import bozu
 from games.engines.base import GOLDEN_GAMMA, MASK64, MIX_MULTIPLIER_1, MIX_MULTIPLIER_2, InvalidOptions
-from games.engines.bozu_cards import CARDS, POEMS
+from games.engines.bozu_cards import CARDS, POEMS, SEMIMARU_POEM
 from games.sim.common import game_seeds, play_one, summarise
 
 FAST_FROM_GAMES = 10_000
@@ -63,7 +63,7 @@ def run_engine(opts: bozu.Options, levels: list[str], games: int, seed: int) -> 
 
 def run_fast(opts: bozu.Options, levels: list[str], games: int, seed: int) -> dict:
     started = time.perf_counter()
-    piles, centre = play_fast(np.array(game_seeds(seed, games), dtype=np.uint64), opts)
+    piles, centre, _ = play_fast(np.array(game_seeds(seed, games), dtype=np.uint64), opts)
     players = opts.players
     top = piles.max(axis=1)
     draw = (piles == top[:, None]).sum(axis=1) > 1
@@ -85,16 +85,37 @@ def run_fast(opts: bozu.Options, levels: list[str], games: int, seed: int) -> di
     return summary
 
 
-def play_fast(seeds: np.ndarray, opts: bozu.Options) -> tuple[np.ndarray, np.ndarray]:
-    """Final pile counts (games × players) and centre counts for these game seeds."""
+def play_fast(seeds: np.ndarray, opts: bozu.Options) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Final pile counts (games × players), centre counts, and the seat that flipped Semimaru,
+    for these game seeds."""
     seeds = np.asarray(seeds, dtype=np.uint64)
     piles = np.empty((len(seeds), opts.players), dtype=np.int32)
     centre = np.empty(len(seeds), dtype=np.int32)
+    semimaru_seat = np.empty(len(seeds), dtype=np.intp)
     roles = card_role_codes(opts)
     for start in range(0, len(seeds), BATCH):
         stop = start + BATCH
-        piles[start:stop], centre[start:stop] = _play_batch(seeds[start:stop], roles, opts)
-    return piles, centre
+        piles[start:stop], centre[start:stop], semimaru_seat[start:stop] = _play_batch(seeds[start:stop], roles, opts)
+    return piles, centre, semimaru_seat
+
+
+def option_effects(options: dict, games: int, seed: int) -> dict:
+    """What a rule option does to the seats' chances, by the fast path: each seat's share of
+    the games won outright (``shares``, in %), the draws, and the share of the games won
+    outright by the seat that flipped Semimaru (``semimaru_flipper_share``, in %: with equal
+    chances it would be one in ``players``)."""
+    opts = _options(None, options)
+    piles, _, flipper = play_fast(np.array(game_seeds(seed, games), dtype=np.uint64), opts)
+    top = piles.max(axis=1)
+    outright = (piles == top[:, None]).sum(axis=1) == 1
+    winner = piles.argmax(axis=1)
+    wins = np.bincount(winner[outright], minlength=opts.players)
+    return {
+        "options": options, "games": games, "seed": seed, "players": opts.players,
+        "shares": [round(100 * int(w) / games, 2) for w in wins],
+        "draws": int((~outright).sum()),
+        "semimaru_flipper_share": round(100 * int((outright & (winner == flipper)).sum()) / games, 2),
+    }
 
 
 def card_role_codes(opts: bozu.Options) -> np.ndarray:
@@ -116,14 +137,18 @@ def deal_fast(seeds: np.ndarray) -> np.ndarray:
 
 def _play_batch(seeds: np.ndarray, role_of_index: np.ndarray, opts: bozu.Options):
     n, players = len(seeds), opts.players
-    roles = role_of_index[deal_fast(seeds)]  # (games, 100): the role of each flip in order
+    deck = deal_fast(seeds)
+    roles = role_of_index[deck]  # (games, 100): the role of each flip in order
     rows = np.arange(n)
+    semimaru_seat = np.zeros(n, dtype=np.intp)
     piles = np.zeros((n, players), dtype=np.int32)
     centre = np.zeros(n, dtype=np.int32)
     current = np.zeros(n, dtype=np.intp)
     skip = np.zeros((n, players), dtype=bool)
     for flip in range(FLIPS):
         role = roles[:, flip]
+        flips_semimaru = deck[:, flip] == SEMIMARU_POEM - 1
+        semimaru_seat[flips_semimaru] = current[flips_semimaru]
         own = piles[rows, current]
         monk = role == _PILE_TO_CENTRE
         lady = role == _TAKES_CENTRE
@@ -150,7 +175,7 @@ def _play_batch(seeds: np.ndarray, role_of_index: np.ndarray, opts: bozu.Options
             skip[missed, following[missed]] = False
             following[missed] = (following[missed] + 1) % players
         current = np.where(again, current, following)
-    return piles, centre
+    return piles, centre, semimaru_seat
 
 
 def _options(players: int | None, options: dict | None) -> bozu.Options:

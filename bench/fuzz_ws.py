@@ -13,13 +13,23 @@ is legal for it, so no message should change any game. Prints messages sent, ser
 exceptions (Tracebacks and errors in the server's log: target 0), connections closed by the
 server with an error code, connections answered with an error, and state changes caused
 (rooms whose engine state, CPUs or status changed, and events other than presence: target 0).
-Loopback only.
+Ten seconds after the last connection closed it prints the handlers still busy (connections
+whose handler Daphne had to kill 10 s after they closed) and the seats still counting a
+connection in the database: both target 0.
+
+Then one socket floods (``--flood-seconds``, default 5): a seat holder's connection sends pings
+as fast as it can, from a process of its own, while ten other rooms' players ping every 100 ms.
+Prints how long the server let the socket flood and how it closed it, the CPU the server
+process spent over the flood's seconds less its CPU over as many seconds just before (target:
+at most 1 s), and the other rooms' p99 round trip before and during the flood (target: during
+within 2x of before). Loopback only.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import secrets
 import string
@@ -30,13 +40,14 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rooms_stack import PROJECT, Stack, load_average  # noqa: E402
+from rooms_stack import PROJECT, Stack, cpu_seconds, load_average  # noqa: E402
 
 sys.path.insert(0, str(PROJECT))
 from games.bot import create_room  # noqa: E402
 from games.rooms.messages import MESSAGES  # noqa: E402
 
 GAMES = [("memory", {"players": 2, "cards": 24}), ("bozu", {"players": 2}), ("gin", {})]
+SETTLE_SECONDS = 10  # after the last connection closed: Daphne kills a handler still busy then
 CLIENT_TYPES = list(MESSAGES)  # every type a client may send (the schema the consumer checks)
 PER_CONNECTION = 60  # messages on one connection before it closes and another opens
 
@@ -249,10 +260,90 @@ async def fuzz(urls: list[str], query, log_text, messages: int, connections: int
             print(f"  room {t.room_id} ({t.game}) changed: events {sorted(kinds)}", flush=True)
     log = log_text()
     exceptions = log.count("Traceback") + sum(1 for line in log.splitlines() if " ERROR " in line)
-    # Daphne's warning for a connection whose handler was still busy 10 s after it closed.
-    stats.update(elapsed=elapsed, state_changes=changed, server_exceptions=exceptions,
-                 slow_closes=log.count("took too long to shut down"))
+    stats.update(elapsed=elapsed, state_changes=changed, server_exceptions=exceptions)
     return stats
+
+
+def seats_counting_connections(query) -> int:
+    """Seats of every room that the database says have a connection open."""
+    return sum(1 for (seats,) in query("SELECT seats FROM games_room")
+               for seat in (json.loads(seats) if isinstance(seats, str) else seats) if seat["conns"])
+
+
+async def settled(query, log_text) -> dict:
+    """``SETTLE_SECONDS`` after every connection closed: handlers Daphne found still busy (its
+    warning for a connection whose handler it had to kill) and seats still counting one."""
+    await asyncio.sleep(SETTLE_SECONDS + 1)
+    return {"slow_closes": log_text().count("took too long to shut down"),
+            "seats_counting": seats_counting_connections(query)}
+
+
+# ---- one socket floods ------------------------------------------------------------------------
+
+def _flood(url: str, room_id: str, token: str, seconds: float, results) -> None:
+    """In a process of its own (so the flooder's CPU does not slow the other rooms' clients)."""
+    async def flood() -> dict:
+        host = url.split("://", 1)[1]
+        ws = await websockets.connect(f"ws://{host}/ws/rooms/{room_id}/", origin=f"http://{host}",
+                                      max_size=2 ** 22, ping_interval=None)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.recv()
+        sent, code, started = 0, None, time.monotonic()
+        try:
+            while time.monotonic() - started < seconds:
+                await ws.send('{"type": "ping"}')
+                sent += 1
+                if sent % 100 == 0:
+                    await asyncio.sleep(0)  # lets the close be read
+            await ws.close()
+        except websockets.ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else None
+        return {"sent": sent, "flooded_for": time.monotonic() - started, "close_code": code}
+    results.put(asyncio.run(flood()))
+
+
+async def _ping_every(url: str, room_id: str, token: str, round_trips: list, stop: asyncio.Event) -> None:
+    from games.bot import Connection
+    conn = Connection(url, room_id)
+    await conn.open(token)
+    while not stop.is_set():
+        sent = time.monotonic()
+        await conn.request("ping")
+        round_trips.append((sent, time.monotonic() - sent))
+        await asyncio.sleep(0.1)
+    await conn.close()
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else float("nan")
+
+
+async def flood_phase(url: str, pid: int, target: Target, seconds: float) -> dict:
+    """The CPU and the other rooms' latency over ``seconds`` of quiet, then ``seconds`` of one
+    socket flooding (a holder of ``target``'s seat 1)."""
+    others = [create_room(url, "memory", "cpu", {"cards": 24}) for _ in range(10)]
+    round_trips: list[tuple[float, float]] = []
+    stop = asyncio.Event()
+    pingers = [asyncio.create_task(_ping_every(url, o["room_id"], o["seat_token"], round_trips, stop))
+               for o in others]
+    await asyncio.sleep(1.0)  # every pinger connected
+    quiet_from, quiet_cpu = time.monotonic(), cpu_seconds(pid)
+    await asyncio.sleep(seconds)
+    flood_from, flood_cpu = time.monotonic(), cpu_seconds(pid)
+    spawn = multiprocessing.get_context("spawn")
+    results = spawn.Queue()
+    flooder = spawn.Process(target=_flood, args=(url, target.room_id, target.tokens[1], seconds, results))
+    flooder.start()
+    await asyncio.sleep(seconds)
+    flood_to, flood_end_cpu = time.monotonic(), cpu_seconds(pid)
+    flooded = await asyncio.to_thread(results.get, True, 60)
+    await asyncio.to_thread(flooder.join, 10)
+    stop.set()
+    await asyncio.gather(*pingers)
+    return {**flooded, "flood_cpu": (flood_end_cpu - flood_cpu) - (flood_cpu - quiet_cpu),
+            "p99_before": p99([rtt for at, rtt in round_trips if quiet_from <= at < flood_from]),
+            "p99_during": p99([rtt for at, rtt in round_trips if flood_from <= at < flood_to])}
 
 
 def main(argv=None) -> int:
@@ -260,6 +351,7 @@ def main(argv=None) -> int:
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--connections", type=int, default=150, help="at once")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--flood-seconds", type=float, default=5.0)
     args = parser.parse_args(argv)
     if not 1 <= args.messages <= 2_000_000 or not 1 <= args.connections <= 1000:
         parser.error("--messages 1..2000000, --connections 1..1000")
@@ -267,10 +359,21 @@ def main(argv=None) -> int:
     # Seat holders' connections come and go all the time: no CPU takeover meanwhile.
     stack = Stack(f"cardtable_fuzz_{secrets.token_hex(3)}", processes=1,
                   SEAT_TAKEOVER_DELAY="3600")
+    urls = [s.url for s in stack.servers]
+
+    def log_text():
+        return "".join(s.log() for s in stack.servers)
+
+    async def run() -> tuple[dict, dict]:
+        stats = await fuzz(urls, stack.query, log_text, args.messages, args.connections, args.seed)
+        stats.update(await settled(stack.query, log_text))
+        (target,) = [t for t in await make_targets(urls[0]) if t.game == "gin"]
+        flooded = await flood_phase(urls[0], stack.servers[0].process.pid, target, args.flood_seconds)
+        flooded.update(await settled(stack.query, log_text))
+        return stats, flooded
+
     try:
-        stats = asyncio.run(fuzz([s.url for s in stack.servers], stack.query,
-                                 lambda: "".join(s.log() for s in stack.servers),
-                                 args.messages, args.connections, args.seed))
+        stats, flooded = asyncio.run(run())
     finally:
         stack.close()
     print(f"messages sent {stats['sent']} on {stats['connections']} connections in "
@@ -278,11 +381,21 @@ def main(argv=None) -> int:
           f"connections closed by the server with an error code {sum(stats['closed_by_server'].values())} "
           f"{stats['closed_by_server'] or ''}; connections answered with an error "
           f"{stats['answered_error']}; state changes caused {stats['state_changes']} (target 0); "
-          f"connect failures {stats['connect_failures']}; handlers still busy 10 s after their "
-          f"connection closed {stats['slow_closes']}; load average {load_average()}", flush=True)
+          f"connect failures {stats['connect_failures']}; load average {load_average()}", flush=True)
     print("error answers by code: " + ", ".join(f"{k} {v}" for k, v in
                                                  sorted(stats["errors"].items(), key=lambda kv: -kv[1])))
-    return 1 if stats["server_exceptions"] or stats["state_changes"] else 0
+    print(f"{SETTLE_SECONDS} s after the run: handlers still busy {stats['slow_closes']} (target 0); seats "
+          f"still counting a connection {stats['seats_counting']} (target 0)", flush=True)
+    print(f"one socket flooding for {args.flood_seconds:.0f} s: {flooded['sent']} frames sent, closed by the "
+          f"server after {flooded['flooded_for']:.2f} s with code {flooded['close_code']}; the flood's CPU "
+          f"cost {flooded['flood_cpu']:.2f} s (target at most 1); the other rooms' ping p99 "
+          f"{flooded['p99_before'] * 1000:.1f} ms before, {flooded['p99_during'] * 1000:.1f} ms during "
+          f"(target within 2x); {SETTLE_SECONDS} s after: handlers still busy {flooded['slow_closes']}, "
+          f"seats still counting a connection {flooded['seats_counting']}; load average {load_average()}",
+          flush=True)
+    failed = (stats["server_exceptions"] or stats["state_changes"] or stats["slow_closes"]
+              or stats["seats_counting"] or flooded["seats_counting"] or flooded["flood_cpu"] > 1.0)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

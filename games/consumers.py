@@ -1,8 +1,10 @@
 import asyncio
+import functools
 import json
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -14,8 +16,10 @@ from config.client_address import scope_client_address
 from games import metrics
 from games.engines.base import GameError
 from games.rooms import db, limits, service, snapshots
+from games.rooms.changes import Outcome
+from games.rooms.departures import departures
 from games.rooms.fanout import fanout
-from games.rooms.messages import message_type
+from games.rooms.messages import message_type, parse
 from games.rooms.scheduler import announce
 from games.rooms.seats import seats_held_by
 
@@ -24,6 +28,11 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
 MAX_REF_LENGTH = 32
+# A connection that sends this many frames in a row over the rate limit is closed with
+# FLOODING (docs/protocol.md): past the limit a frame is dropped unread, but still costs the
+# process its WebSocket framing and dispatch, so a socket that never slows down must go.
+FLOOD_FRAMES = 100
+FLOODING = 4429
 
 
 class WithoutConnectionHop:
@@ -69,7 +78,14 @@ def _user_id(scope) -> int | None:
 class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     """/ws/rooms/<room_id>/: parses each message, checks it against its schema
     (games/rooms/messages.py), hands it to its handler (``HANDLERS``), which asks the room
-    service, and sends this connection its own view. Protocol: docs/protocol.md."""
+    service, and sends this connection its own view. Protocol: docs/protocol.md.
+
+    Frames are counted against the rate as they arrive (``receive``) and handled one after
+    another by a task of the connection's own (``_work``), so the server learns at once that
+    the connection closed, whatever is still queued. Then nothing more is done for it
+    (``_let_go``): the queued messages are dropped, the message being handled is cancelled
+    but for a room change already under way (``_change_of_room``), and the seats it held are
+    handed to games/rooms/departures.py, which takes them off the room whatever happens."""
 
     # No channel of its own: games/rooms/fanout.py hands it the room's notices (``notice``).
     channel_layer_alias = None
@@ -84,50 +100,121 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self.sending = asyncio.Lock()  # one state at a time, in version order
         self.catching_up: asyncio.Task | None = None
         self.sent_next_room = False
-        self.received: deque[float] = deque()  # when the last second's messages came
+        self.received: deque[float] = deque(maxlen=MAX_MESSAGES_PER_SECOND)  # when the last frames came
+        self.over_limit_in_a_row = 0
+        self.over_limit_answered_at = float("-inf")
+        self.inbox: deque[Callable[[], Awaitable[None]]] = deque()  # frames to handle, in order
+        self.working: asyncio.Task | None = None
+        self.closed = False
         await self.accept()
         try:
             await snapshots.snapshot(self.room_id)  # the room exists (and is cached from now on)
         except GameError as exc:
             await self._send({"type": "error", "code": exc.code, "message": exc.message, "version": 0})
-            await self.close(code=4404)
+            await self._close_for(4404)
             return
         await fanout.watch(self.room_id, self)
 
     async def disconnect(self, code):
         if not hasattr(self, "room_id"):
             return
+        self._let_go()
         await fanout.unwatch(self.room_id, self)
-        if self.seats:
-            held, self.seats = self.seats, []
-            try:
-                announce(await service.disconnect.on_loop(self.room_id, held), self)
-            except GameError:
-                pass  # the room is gone or the database is down: nothing to mark
+        if self.working is not None:
+            await asyncio.wait([self.working])  # (cancelled by _let_go: only its end is awaited)
+
+    def _let_go(self) -> None:
+        """The connection is closed, or about to be: its seats no longer count it, and the work
+        it asked for is dropped. Once only; a seat it comes to hold later is let go by ``_hold``."""
+        if self.closed:
+            return
+        self.closed = True
+        departures.record(self.room_id, self.seats)
+        self.seats = []
+        self.inbox.clear()
+        for task in (self.working, self.catching_up):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    def _hold(self, seats: list[int]) -> None:
+        """This connection counts in ``seats`` now (a change counted it there)."""
+        if self.closed:
+            departures.record(self.room_id, seats)
+        else:
+            self.seats = seats
+
+    async def _change_of_room(self, change: Awaitable[Outcome],
+                              counted: Callable[[Outcome], list[int]] = lambda outcome: []) -> Outcome:
+        """A room change, run to its end even when this connection closes meanwhile: once sent
+        to the database it may commit, and then the room's other connections must hear of it
+        and the seats it ``counted`` this connection in must let it go. Only the wait is
+        cancelled."""
+        running = asyncio.ensure_future(change)
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            running.add_done_callback(functools.partial(self._changed_after_close, counted))
+            raise
+
+    def _changed_after_close(self, counted: Callable[[Outcome], list[int]], running: asyncio.Future) -> None:
+        if running.cancelled() or running.exception() is not None:
+            return  # nothing was written
+        outcome = running.result()
+        announce(outcome)
+        departures.record(self.room_id, counted(outcome))
 
     # ---- incoming ---------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        """Every frame: over the rate limit it is dropped unread (answered once a second, and a
+        connection that keeps on is closed); else it is queued for ``_work``."""
+        if self.closed:
+            return
+        if self._over_rate_limit():
+            self.over_limit_in_a_row += 1
+            if self.over_limit_in_a_row >= FLOOD_FRAMES:
+                await self._close_for(FLOODING)
+            elif self.received[-1] - self.over_limit_answered_at >= 1.0:
+                self.over_limit_answered_at = self.received[-1]
+                self._queue(functools.partial(
+                    self._error, "too_many_messages",
+                    f"At most {MAX_MESSAGES_PER_SECOND} messages a second; the rest of this second's were ignored.",
+                    None))
+            return
+        self.over_limit_in_a_row = 0
+        self._queue(functools.partial(self._handle, text_data))
+
+    def _queue(self, work: Callable[[], Awaitable[None]]) -> None:
+        self.inbox.append(work)
+        if self.working is None or self.working.done():
+            self.working = asyncio.get_running_loop().create_task(self._work())
+
+    async def _work(self) -> None:
+        while self.inbox and not self.closed:
+            try:
+                await self.inbox.popleft()()
+            except Exception:
+                # Whatever went wrong (a bug, MemoryError), the connection ends cleanly and
+                # its seats stop counting it. No room id: logs keep none (telemetry/logs.py).
+                log.exception("a room connection's message failed; closing the connection")
+                await self._close_for(1011)
+
+    async def _close_for(self, code: int) -> None:
+        self._let_go()
+        await self.close(code=code)
+
+    async def _handle(self, text_data: str | None) -> None:
         ref = None
         try:
-            limited = self._over_rate_limit()
             if text_data is None:
                 raise GameError("Messages are JSON text frames.", "malformed_json")
-            if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode()) > MAX_MESSAGE_BYTES:
                 raise GameError(f"A message may be at most {MAX_MESSAGE_BYTES} bytes.", "message_too_large")
-            try:
-                message = json.loads(text_data)
-            except ValueError:
-                raise GameError("That message is not valid JSON.", "malformed_json") from None
-            if not isinstance(message, dict):
-                raise GameError("A message must be a JSON object.", "malformed_json")
+            message = parse(text_data)
             ref = message.get("id")
             if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH):
                 ref = None
                 raise GameError(f"id must be a string of at most {MAX_REF_LENGTH} characters.", "bad_field")
-            if limited:
-                raise GameError(f"At most {MAX_MESSAGES_PER_SECOND} messages a second; this one was ignored.",
-                                "too_many_messages")
             schema = message_type(message.get("type"))
             if not (schema.before_hello or self.greeted):
                 raise GameError("Send hello first.", "hello_required")
@@ -137,12 +224,12 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             await self._error(exc.code, exc.message, ref)
 
     def _over_rate_limit(self) -> bool:
-        """Counts every frame, refused ones included, in a sliding one-second window."""
+        """Counts every frame, refused ones included: over the limit when the last
+        ``MAX_MESSAGES_PER_SECOND`` frames before this one all came within a second."""
         now = time.monotonic()
-        while self.received and self.received[0] <= now - 1.0:
-            self.received.popleft()
+        full = len(self.received) == MAX_MESSAGES_PER_SECOND and self.received[0] > now - 1.0
         self.received.append(now)
-        return len(self.received) > MAX_MESSAGES_PER_SECOND
+        return full
 
     async def _ping(self, message, ref):
         await self._send({"type": "pong", "version": self.sent_version, **_ref(ref)})
@@ -153,11 +240,12 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         token = message.get("token")
         last = message.get("last_version")
         user_id = await database_sync_to_async(_user_id)(self.scope)
-        outcome = await db.call(service.hello, self.room_id, token, user_id)
+        outcome = await self._change_of_room(db.call(service.hello, self.room_id, token, user_id),
+                                             lambda outcome: outcome.reply["seats"])
         self.greeted = True
         if token and outcome.reply["seats"]:  # a token holds seats
             self.token_hash = service.hash_token(token)
-            self.seats = outcome.reply["seats"]
+            self._hold(outcome.reply["seats"])
         announce(outcome, self)
         if outcome.reply["bad_token"]:
             lost = outcome.reply["lost_seat"]
@@ -195,7 +283,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         if wait:
             await self._error("too_many_rooms", limits.refusal(wait), ref, retry_after=wait)
             return
-        outcome = await db.call(service.new_link, self.room_id, self.seats)
+        outcome = await self._change_of_room(db.call(service.new_link, self.room_id, self.seats))
         reply = outcome.reply
         announce(outcome, self)
         self.sent_next_room = True
@@ -206,15 +294,15 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self._send_latest(outcome.room.version, ref)
 
     async def _change(self, ref, command, *args):
-        outcome = await command.on_loop(*args)
+        outcome = await self._change_of_room(command.on_loop(*args))
         announce(outcome, self)
         await self._send_latest(outcome.room.version, ref)
 
     async def _take(self, ref, function, *args):
-        outcome = await db.call(function, *args)
+        outcome = await self._change_of_room(db.call(function, *args), lambda outcome: [outcome.reply["seat"]])
         token = outcome.reply["token"]
         self.token_hash = service.hash_token(token)
-        self.seats = [outcome.reply["seat"]]
+        self._hold([outcome.reply["seat"]])
         announce(outcome, self)
         await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": token,
                           "version": outcome.room.version, **_ref(ref)})
@@ -245,7 +333,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self._catch_up()
 
     def _catch_up(self) -> None:
-        if (self.greeted and self.noticed_version > self.sent_version
+        if (self.greeted and not self.closed and self.noticed_version > self.sent_version
                 and (self.catching_up is None or self.catching_up.done())):
             self.catching_up = asyncio.get_running_loop().create_task(self._send_noticed())
 
@@ -260,7 +348,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             # The room could not be read (database down?): the client reconnects and resyncs.
             # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
             log.warning("could not send a room's new state", exc_info=True)
-            await self.close(code=1011)
+            await self._close_for(1011)
 
     async def _send_latest(self, version: int, ref=None) -> None:
         """The room's state at ``version`` or later; with ``ref`` (the answer to a request) even
@@ -272,6 +360,8 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
 
     async def _send_state(self, snap, ref=None, missed=None, resync=None):
         """Call with ``self.sending`` held and ``snap`` no older than what was sent."""
+        if self.closed:
+            return  # its seats were let go (_let_go): none is this connection's again
         # Seats given up (leave) or taken by someone else are no longer this connection's.
         self.seats = seats_held_by(snap.seats, self.token_hash)
         self.sent_version = max(self.sent_version, snap.version)

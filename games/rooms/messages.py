@@ -5,9 +5,13 @@ games/consumers.py checks every message against ``MESSAGES`` before its handler 
 handler gets fields of the right shape. What a field means (is the seat this room's, is it this
 seat's turn, is the action legal) is the room service's to check, not this schema's. A refused
 message raises ``GameError`` with ``bad_field``, like every other refusal.
+
+``parse`` reads a message's text first: JSON, an object, nested at most ``MAX_DEPTH`` deep.
 """
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -86,3 +90,38 @@ def message_type(kind: Any) -> MessageType:
     if not isinstance(kind, str) or kind not in MESSAGES:
         raise GameError(f"Unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}.", "unknown_type")
     return MESSAGES[kind]
+
+
+# Arrays and objects inside one another: the protocol's messages need four levels at most. The
+# standard library's parser recurses once per level, so a few kilobytes of brackets
+# ("[" * 1500) would raise RecursionError from deep inside it; such a text is refused unread.
+MAX_DEPTH = 32
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _nested_deeper_than(text: str, depth: int) -> bool:
+    if text.count("[") + text.count("{") <= depth:  # each level opens a bracket: the common case
+        return False
+    level = 0
+    for token in _STRING_OR_BRACKET.findall(text):  # brackets inside strings do not count
+        if token in "[{":
+            level += 1
+            if level > depth:
+                return True
+        elif token in "]}":
+            level -= 1
+    return False
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The message a text frame holds; ``malformed_json`` when it is not a JSON object nested
+    at most ``MAX_DEPTH`` deep."""
+    if _nested_deeper_than(text, MAX_DEPTH):
+        raise GameError(f"A message may nest arrays and objects at most {MAX_DEPTH} deep.", "malformed_json")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise GameError("That message is not valid JSON.", "malformed_json") from None
+    if not isinstance(message, dict):
+        raise GameError("A message must be a JSON object.", "malformed_json")
+    return message

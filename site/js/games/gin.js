@@ -109,6 +109,7 @@ export function create(ctx) {
   // (kept for the tab: a reload does not skip a result not yet read).
   let held = null;
   let dismissed;
+  let overKey = null; // what the result sheet shows now
   const phone = window.matchMedia(PHONE_SCREEN).matches;
   const spots = phone ? PHONE : WIDE;
   ctx.table.setSurfaceSize(SURFACE_W, spots.height);
@@ -456,6 +457,11 @@ export function create(ctx) {
   function renderOver() {
     const show = sheetShown();
     over.hidden = !show;
+    // Drawn again only when what it says changes: a button under a finger stays where it is.
+    const key = show ? JSON.stringify([view.last_hand.hand_number, Boolean(held), Boolean(find(latest, "next_hand")),
+      finishedHands().length, ctx.homeSeat]) : null;
+    if (key === overKey) return;
+    overKey = key;
     if (!show) {
       over.replaceChildren();
       return;

@@ -52,7 +52,6 @@ def test_ready_is_503_when_the_scheduler_does_not_run_or_is_stuck(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(settings.REDIS_URL is None, reason="the embedded backend uses no Redis (CI runs both)")
 def test_ready_is_503_when_redis_does_not_answer(client, monkeypatch):
     monkeypatch.setattr(settings, "REDIS_URL", "redis://127.0.0.1:1/0")  # nothing listens there
     with SCHEDULER_RUNS:

@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
+from django.views.i18n import JavaScriptCatalog
 
-from . import specs, views, webapp
+from . import specs, views
 
 
 class GameConverter:
@@ -22,8 +23,7 @@ register_converter(GameConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("jsi18n/", webapp.VersionedJavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("manifest.webmanifest", webapp.web_manifest, name="web-manifest"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("r/<str:room_id>", views.room, name="room"),
     path("<game:slug>/", views.game_menu, name="game-menu"),

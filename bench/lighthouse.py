@@ -2,10 +2,14 @@
 simulated) on the home page, a game menu and a room page in play, with the site as in production
 (DEBUG off, static files collected and served by WhiteNoise) on a temporary SQLite database.
 
-Prints each page's four category scores, its main timings and the five audits that cost it
-most, then whether the targets are met: performance at least 95, accessibility, best
-practices and SEO 100. Lighthouse is installed on first use into bench/.lighthouse (ignored by
-git) with npm; Chromium is Debian's (/usr/bin/chromium).
+Prints each page's four category scores, its main timings, the five audits that cost it most and
+the two that say whether a returning phone loads the page from its cache (text compression,
+cache lifetimes of static resources), then whether the targets are met: performance at least 95,
+accessibility, best practices and SEO 100. Last, whether Chromium would install the site (the web
+manifest and its icons): Lighthouse 12 dropped that audit, so it asks Chromium itself
+(Page.getInstallabilityErrors, the check Lighthouse's installable-manifest audit ran).
+Lighthouse is installed on first use into bench/.lighthouse (ignored by git) with npm; Chromium
+is Debian's (/usr/bin/chromium).
 
 The room page is a Memory game against the CPU seen by its player: the seat token the rooms API
 answers is put in the browser's storage beforehand (as the menu does), on a blank page of the
@@ -40,6 +44,7 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
            "cumulative-layout-shift", "speed-index")
+CACHING = ("uses-text-compression", "uses-long-cache-ttl")
 
 
 def install() -> None:
@@ -84,6 +89,29 @@ def give_seat(port: int, origin: str, room_id: str, token: str) -> None:
                       [f"seat-token:{room_id}", token])
         page.close()
         browser.close()  # disconnects; the Chromium process stays up
+
+
+def installability_errors(origin: str, tmp: Path) -> tuple[str, list[str]]:
+    """The web manifest's URL and Chromium's reasons not to install the site from its home page
+    (none: installable), in a browser profile of its own (an incognito one is never offered)."""
+    from playwright.sync_api import sync_playwright
+    chromium, port = start_chromium(tmp / "profile-install")
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+            page = browser.contexts[0].new_page()
+            page.goto(origin + "/", wait_until="networkidle")
+            cdp = page.context.new_cdp_session(page)
+            manifest = cdp.send("Page.getAppManifest")
+            errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            browser.close()
+    finally:
+        chromium.kill()
+        chromium.wait()
+    reasons = [error["errorId"] + "".join(f" {a['name']}={a['value']}" for a in error.get("errorArguments", []))
+               for error in errors]
+    reasons += [f"manifest: {error['message']}" for error in manifest.get("errors", [])]
+    return manifest.get("url", ""), reasons
 
 
 def lighthouse(url: str, port: int, out: Path, keep_storage: bool) -> dict:
@@ -142,6 +170,10 @@ def show(name: str, report: dict) -> bool:
     for audit in weak[:5]:
         print(f"    {round(audit['score'] * 100):>3}  {audit['title']}"
               f"{'  (' + audit['displayValue'] + ')' if audit.get('displayValue') else ''}")
+    for audit in (audits[name] for name in CACHING):
+        late = [item["url"] for item in audit.get("details", {}).get("items", [])]
+        print(f"  {audit['title']}: {'passes' if audit['score'] == 1 else 'LOSES'}"
+              f"{'' if not late else ' on ' + ', '.join(late)}")
     met = all(score(report, c) >= TARGETS[c] for c in CATEGORIES)
     return met
 
@@ -169,11 +201,14 @@ def main() -> None:
                      ("Room page (Memory vs CPU, the player's own view)", None, True)]
             results = {name: show(name, measure_page(f"page{i}", server.url, path, args.runs, tmp, reports, room))
                        for i, (name, path, room) in enumerate(pages)}
+            manifest, reasons = installability_errors(server.url, tmp)
         finally:
             server.stop()
     print("\nTargets (performance ≥ 95; accessibility, best practices, SEO 100):")
     for name, met in results.items():
         print(f"  {'met    ' if met else 'NOT met'}  {name}")
+    print(f"\nInstallable (Chromium, web manifest {manifest or 'none'}): "
+          + ("yes" if not reasons else "NO: " + "; ".join(reasons)))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages, /jsi18n/ and the API's JSON compressed (WhiteNoise above serves static files already
+    # compressed). BREACH needs a secret and the attacker's text in one compressed body: Django's
+    # CSRF token is masked anew in every response and its GZip adds random bytes to each one, and
+    # no page holds another secret (seat tokens stay in the browser's storage and the WebSocket).
+    "django.middleware.gzip.GZipMiddleware",
     # A view that found no pooled database connection: 503 with Retry-After (config/errors.py).
     "config.errors.BusyDatabaseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -240,7 +245,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.static_storage.HashedModulesStaticFilesStorage"
         if not DEBUG else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }

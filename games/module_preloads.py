@@ -5,8 +5,8 @@ trip before the table can be drawn).
 
 Only static imports are followed (`import … from "./x.js"`, `export … from`, `import "./x.js"`):
 the room page imports its game's renderer dynamically, by the game's name, so the caller names
-that one. Imported modules are fetched by their plain names (relative to the
-importing module, not through the static files manifest), so these links use plain names too.
+that one. The links name each module by its static URL: in production the hashed name, which
+is also the name its importers use (config/static_storage.py rewrites their imports).
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import re
 from functools import cache
 from pathlib import Path
 
-from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"'();]*?["'](\.{1,2}/[^"']+\.js)["']""", re.M)
 
@@ -49,4 +49,4 @@ def module_preloads(script: str, *loaded_later: str) -> list[str]:
         if path not in order:
             order.append(path)
         visit(path)
-    return [settings.STATIC_URL + path for path in order]
+    return [static(path) for path in order]

@@ -1,7 +1,6 @@
 from django.urls import path, register_converter
-from django.views.i18n import JavaScriptCatalog
 
-from . import specs, views
+from . import specs, views, webapp
 
 
 class GameConverter:
@@ -23,7 +22,8 @@ register_converter(GameConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", webapp.VersionedJavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("manifest.webmanifest", webapp.web_manifest, name="web-manifest"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("r/<str:room_id>", views.room, name="room"),
     path("<game:slug>/", views.game_menu, name="game-menu"),

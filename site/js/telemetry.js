@@ -4,9 +4,10 @@
  * Loaded on every page by templates/telemetry/snippet.html, which also writes the schema's
  * bucket edges and the signed-in account's switch into <script id="telemetry-config">.
  *
- * API, for the other modules of the site (as an ES module import or through the global):
+ * API, for the other modules of the site (imported from this module, or through the global
+ * window.cardtableTelemetry; no import statement here: the static files' storage would read it
+ * as this module importing itself, config/static_storage.py):
  *
- *   import { record } from "/static/js/telemetry.js";      // or window.cardtableTelemetry.record
  *   record({type: "game_start", game: "memory", mode: "cpu", cpu_level: "hard",
  *           settings: {players: 2, cards: 52, jokers: false, match: "rank"}});
  *   record({type: "game_end", game: "memory", mode: "cpu", cpu_level: "hard", settings: {...},

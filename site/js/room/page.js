@@ -14,8 +14,10 @@ const COLOURS = {
   blue: gettext("Blue"), purple: gettext("Purple"), orange: gettext("Orange"),
 };
 const GAMES = gameSpecs();
-// Each game is drawn by its own module, site/js/games/<game>.js.
-const rendererModule = (game) => import(`../games/${game}.js`);
+// Each game is drawn by its own module, site/js/games/<game>.js: the page's own game's under the
+// static URL its template gives (hashed in production: config/static_storage.py).
+const rendererModule = (game) => import(game === root.dataset.game && root.dataset.renderer
+  ? root.dataset.renderer : `../games/${game}.js`);
 
 const root = document.getElementById("room");
 const roomId = root.dataset.roomId;

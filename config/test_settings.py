@@ -1,7 +1,7 @@
 """Settings for the test suite: PostgreSQL + Redis when they are reachable, else the embedded default.
 
 TEST_BACKEND=services forces PostgreSQL + Redis (and fails loudly if they are down);
-TEST_BACKEND=embedded forces SQLite + in-memory layer; auto (the default) probes.
+TEST_BACKEND=embedded forces SQLite without Redis; auto (the default) probes.
 """
 import os
 import socket

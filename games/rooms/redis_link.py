@@ -2,7 +2,7 @@
 PUBLISH on one link, SUBSCRIBE and UNSUBSCRIBE on another, over asyncio, the replies parsed by
 hiredis (in C).
 
-Why not redis-py's asyncio client, which the cache and the channel layer use: each of its
+Why not redis-py's asyncio client, which the cache uses: each of its
 commands takes a connection from a pool, checks it for unread data, runs under a retry wrapper
 and wakes a task for its reply, and each pub/sub message wakes the listening task through
 ``get_message``; for a notice of a few bytes that was most of its cost (bench/ws_load.py

@@ -1,6 +1,6 @@
 """A live site and Debian's Chromium for the browser tests.
 
-The site is the embedded default (one Daphne, SQLite, in-memory layer) with the game timings
+The site is the embedded default (one Daphne, SQLite, no Redis) with the game timings
 shortened through the environment variables an operator would use, so CPU seats move at once.
 A Gin hand's result stays until a player presses "Next hand", as it does for people, and a
 Memory mismatch stays face up briefly, as it does for people, only shorter.

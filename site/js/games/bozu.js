@@ -34,9 +34,16 @@ export function karuta(card, size = "") {
     h("span", {class: "k-num"}, String(card.poem)),
     h("span", {class: "k-figure", "aria-hidden": "true"},
       svg(FIGURES[card.type] || FIGURES.noble)),
-    h("span", {class: "k-ja", lang: "ja"}, card.poet_ja),
-    language === "ja" ? null : h("span", {class: "k-en"}, card.poet),
+    kanji(card.poet_ja),
+    language === "ja" ? null : h("span", {class: "k-en", title: card.poet}, card.poet),
     h("span", {class: "k-type"}, TYPES[card.type] || card.type));
+}
+
+// The name in Japanese script, its length given to the stylesheet (a long one is set smaller).
+function kanji(name) {
+  const el = h("span", {class: "k-ja", lang: "ja"}, name);
+  el.style.setProperty("--ja-chars", String(name.length));
+  return el;
 }
 
 function svg(inner) {
@@ -48,7 +55,9 @@ function svg(inner) {
 
 function describe(last, name) {
   const values = {name: name(last.seat), poet: poetName(last.card), type: TYPES[last.card.type], moved: last.moved};
-  const head = fmt(gettext("%(name)s flipped %(poet)s (%(type)s)"), values);
+  // Semimaru is both the poet and the card's type: named once.
+  const head = last.card.type === "semimaru" ? fmt(gettext("%(name)s flipped %(poet)s"), values)
+    : fmt(gettext("%(name)s flipped %(poet)s (%(type)s)"), values);
   const effects = {
     to_pile: gettext("onto their pile."),
     pile_to_centre: fmt(ngettext("their pile of %(moved)s card goes to the centre with the monk.",
@@ -162,8 +171,9 @@ export function create(ctx) {
     flyTo(show, target.x, target.y, {delay: reducedMotion() ? 0 : SHOW_MS, duration: reducedMotion() ? 1 : 380});
   }
 
-  return {render, resultDetails: (view) => h("p", {class: "result-note"},
+  // Cards left in the centre at the end are said to be nobody's; with none left, nothing is said.
+  return {render, resultDetails: (view) => (view.centre.count ? h("p", {class: "result-note"},
     fmt(ngettext("%(n)s card was left in the centre: it belongs to nobody.",
       "%(n)s cards were left in the centre: they belong to nobody.", view.centre.count),
-    {n: view.centre.count}))};
+    {n: view.centre.count})) : null)};
 }

@@ -15,7 +15,8 @@ differ in what they look at:
 - ``normal``: throws a card that leaves the least deadwood; among equal ones, the one keeping
   most unseen cards that would make a meld ("outs"), and not a card that melds with what the
   opponent has visibly picked up; takes a face-up card that lowers its deadwood clearly more
-  than a stock card is expected to, or that lets it knock at once; knocks as soon as it may.
+  than a stock card is expected to, or that lets it knock at once; weighs the undercut risk
+  with hard's knock plan, a little later in the hand, but never plays on for gin.
 - ``hard``: scores every discard by the deadwood it keeps, the unseen cards that would make a
   meld or let it knock next turn ("outs"), and the chance of feeding the opponent, read from
   its pickups, discards and passes. It knocks with the plan below instead of at once.
@@ -62,7 +63,7 @@ class KnockPlan:
     late_allowance: int = 6
     per_known_card: int = 1     # one point less per card the opponent has visibly picked up
     last_turn_bonus: int = 2    # on the last turn before a dead hand, this much more
-    gin_outs: float = 0.04      # wait for gin if this share of unseen cards gives gin...
+    gin_outs: float | None = 0.04  # wait for gin if this share of unseen cards gives gin (None: never)...
     gin_stock: int = 8          # ...and at least this many cards are left in the stock
 
 
@@ -83,7 +84,9 @@ class Style:
 STYLES = {
     "simple": Style("least_deadwood"),
     "easy": Style("highest_loose", careless=0.2),
-    "normal": Style("least_deadwood", prefers_outs=True, avoids_feeding=True, take_margin=4.0),
+    # Weighs the undercut risk like hard, a little later in the hand, but never plays on for gin.
+    "normal": Style("least_deadwood", prefers_outs=True, avoids_feeding=True, take_margin=4.0,
+                    knock_plan=KnockPlan(mid_stock=16, late_stock=10, gin_outs=None)),
     "hard": Style("evaluate", meld_weight=2.0, knock_weight=10.0, feed_weight=6.0,
                   take_margin=2.0, knock_plan=KnockPlan()),
 }
@@ -355,7 +358,8 @@ class GinCpu:
     def _waits_for_gin(self, table: Table, kept: int, stock: int) -> bool:
         """Whether to keep these 10 cards (deadwood at most 10) and play on for gin."""
         plan = self.style.knock_plan
-        return plan is not None and stock >= plan.gin_stock and self._gin_outs(table, kept) >= plan.gin_outs
+        return (plan is not None and plan.gin_outs is not None and stock >= plan.gin_stock
+                and self._gin_outs(table, kept) >= plan.gin_outs)
 
     def _gin_outs(self, table: Table, kept: int) -> float:
         """Share of unseen cards that would give these 10 cards gin next turn."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from games.engines.base import InvalidOptions
-from games.sim.common import load, play_one, summarise
+from games.sim.common import game_seeds, load, play_one, summarise
 
 DEFAULT_LEVELS = ["normal", "normal"]
 
@@ -34,3 +34,21 @@ def run(players=None, levels=None, games=100, seed=1, options=None, fast=False) 
     return summarise("gin", games, engine.PLAYERS, levels, seed,
                      lambda game_seed: play_one(engine, cpu, parsed, game_seed, levels),
                      extra=hand_statistics)
+
+
+def knock_rate(level: str, games: int = 100, seed: int = 1) -> dict:
+    """How readily a level knocks, in whole games where both seats play it: of its discards at
+    which a knock was legal (``chances``, gin included), the share that knocked."""
+    engine, cpu = load("gin")
+    chances = knocks = 0
+
+    def watch(state, player, action: dict) -> None:
+        nonlocal chances, knocks
+        if any(legal["type"] == "knock" for legal in state.legal_actions(player.seat)):
+            chances += 1
+            knocks += action["type"] == "knock"
+
+    for game_seed in game_seeds(seed, games):
+        play_one(engine, cpu, engine.parse_options({}), game_seed, [level, level], watch=watch)
+    return {"level": level, "games": games, "chances": chances, "knocks": knocks,
+            "rate": round(knocks / chances, 3) if chances else None}

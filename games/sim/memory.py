@@ -130,7 +130,9 @@ class _Measure:
     def __call__(self, state: memory.State, cpu: memory_cpu.MemoryCpu, action: dict) -> None:
         if state.last and state.last["type"] == "conceal":  # the cards of the turn just ended
             for name in state.last["positions"]:
-                self.last_shown[state.grid.index(name)] = state.turn_number - 1
+                index = state.grid.index(name)
+                assert index is not None, "a conceal names places of the table"
+                self.last_shown[index] = state.turn_number - 1
         for index in state.face_up:
             self.last_shown[index] = state.turn_number
         remembered = cpu.remembered()

@@ -162,15 +162,16 @@ def test_simple_discards_a_card_that_leaves_the_least_deadwood():
         assert after[action["card"]] == min(after.values())
 
 
-def test_easy_knocks_late_with_ten_where_hard_waits():
+def test_easy_knocks_late_with_ten_where_normal_and_hard_wait():
     # Four cards left in the stock, and the opponent has picked up cards for two melds: knocking
-    # with 10 risks an undercut. Easy does not weigh that; hard keeps playing.
+    # with 10 risks an undercut. Easy does not weigh that; normal and hard keep playing.
     history = [{"seat": 1, "action": "take", "card": "5C"}, {"seat": 1, "action": "discard", "card": "KH"},
                {"seat": 1, "action": "take", "card": "8C"}, {"seat": 1, "action": "discard", "card": "QH"}]
     state = rig(["AS 2S 3S 7H 7D 7C JD QD KD TC KC", "5H 6H 8H 2C 3C 5C 6C 8C 4C 2D"],
                 stock="4D 5D 6D 9D", pile=("KH", "QH"), history=history)
     assert cpu.make_cpu("easy", 0, 1, None).choose(state.view(0)) == {"type": "knock", "card": "KC"}
-    assert cpu.make_cpu("hard", 0, 1, None).choose(state.view(0))["type"] == "discard"
+    for level in ("normal", "hard"):
+        assert cpu.make_cpu(level, 0, 1, None).choose(state.view(0))["type"] == "discard"
 
 
 def test_normal_and_hard_do_not_feed_a_visible_meld():

@@ -17,11 +17,42 @@ function readOptions(form) {
   return options;
 }
 
+// Each game's last options and CPU level are kept on this device: its menu opens with them, and
+// the home page's one-tap Play uses them.
+const lastKey = (form) => `menu-last:${form.dataset.game}`;
+
+function remember(form, options, level) {
+  try {
+    localStorage.setItem(lastKey(form), JSON.stringify({options, cpu_level: level}));
+  } catch {
+    // Storage refused (private mode): the menu simply opens with the defaults next time.
+  }
+}
+
+function restore(form) {
+  let saved;
+  try {
+    saved = JSON.parse(localStorage.getItem(lastKey(form)) || "null");
+  } catch {
+    saved = null;  // storage refused, or not what this page wrote
+  }
+  if (!saved) return;
+  for (const [key, value] of Object.entries(saved.options || {})) {
+    const field = form.querySelector(`[data-option="${key}"]`);
+    if (!field) continue;
+    if (field.dataset.type === "bool") field.checked = Boolean(value);
+    else if (field.tagName !== "SELECT" || field.querySelector(`option[value="${value}"]`)) field.value = String(value);
+  }
+  const level = saved.cpu_level && form.querySelector(`input[name=cpu_level][value="${saved.cpu_level}"]`);
+  if (level) level.checked = true;
+}
+
 async function start(form, mode, button) {
   const status = form.querySelector(".menu-status");
   const options = readOptions(form);
-  if (mode === "solo") options.players = 1;
   const level = form.querySelector("input[name=cpu_level]:checked");
+  remember(form, {...options}, level ? level.value : null);
+  if (mode === "solo") options.players = 1;
   const body = {game: form.dataset.game, mode, options, cpu_level: level ? level.value : null,
                 origin: "menu"};
   const buttons = form.querySelectorAll("button");
@@ -71,10 +102,18 @@ function syncOptions(form) {
 
 for (const form of document.querySelectorAll("form.menu")) {
   form.addEventListener("change", () => syncOptions(form));
+  restore(form);
   syncOptions(form);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const button = event.submitter || form.querySelector("button[data-mode]");
     start(form, button.dataset.mode, button);
+  });
+}
+
+for (const button of document.querySelectorAll("[data-quick-game]")) {
+  button.addEventListener("click", () => {
+    const form = document.querySelector(`form.menu[data-game="${button.dataset.quickGame}"]`);
+    if (form) start(form, "cpu", button);
   });
 }

@@ -1,13 +1,21 @@
-"""Playing on a phone (issue 15): at 390×844 and 844×390, at each of the player's turns, every
-legal action has a visible target on screen at scroll 0, marked with the action it sends
-(`data-act`, the protocol's action as compact JSON), large enough for a finger, and the page
-never scrolls sideways. The legal actions are read from the WebSocket frames the page receives,
-not from the page, so a move the page forgot to offer fails the test.
+"""Playing on a phone (issues 15 and 37): at 390×844, 844×390 and 360×740, at each of the
+player's turns, every legal action has a visible target on the table itself (inside
+#table-wrap: Memory's card, Bozu's deck, Gin's hand card, stock, discard pile, Pass and Knock)
+at scroll 0, marked with the action it sends (`data-act`, the protocol's action as compact
+JSON), at least 36×36 CSS px of it uncovered (32×32 at 360×740), and the page never scrolls
+sideways. The legal actions are read from the WebSocket frames the page receives, not from the
+page, so a move the page forgot to offer fails the test. The button panel's targets, inside
+#side-panel, keep the same contract (the keyboard's and screen readers' way to play).
 
-Target sizes: a card to flip 36×36 CSS px, a hand card to discard a 32×44 strip, any other move
-(Draw, Take, Pass, Flip, Knock, Next hand) 44×44. Gin offers one Knock button, for the card it
-would knock with (the lifted card, else the highest deadwood card that allows it): a knock with
-another card is that card lifted, then Knock. So of the knocks, one must have its target.
+Gin offers one Knock button, for the card it would knock with (the lifted card, else the
+highest deadwood card that allows it): a knock with another card is that card lifted, then
+Knock. So of the knocks, one must have its target.
+
+The same play-throughs check what the player is told: "Your turn" above the table and in the
+tab's title at each turn, "You" in the messages about their own moves, one "Menu" button on the
+screen, the last move said once, the card buttons and their keyboard help out of sight on a
+touch screen, and a brief reason for a tap the table cannot take. A room page loaded on a slow
+phone moves nothing once painted (cumulative layout shift below 0.1).
 """
 from __future__ import annotations
 
@@ -22,29 +30,44 @@ from tests.browser.helpers import record_frames, start_from_menu, version, wait_
 
 pytestmark = pytest.mark.browser
 
-PHONES = {"portrait": (390, 844), "landscape": (844, 390)}
-OTHER_SCREENS = [("memory", 360, 740), ("gin", 768, 1024), ("bozu", 1366, 768), ("memory", 1920, 1080)]
+PHONES = {"portrait": (390, 844), "landscape": (844, 390), "narrow": (360, 740)}
+OTHER_SCREENS = [("gin", 768, 1024), ("bozu", 1366, 768), ("memory", 1920, 1080)]
 TURNS = {"memory": 6, "bozu": 4, "gin": 6}
 
-# Every element marked with data-act: what it sends, where it is, and whether a tap at its
-# centre reaches it (not covered by anything, not disabled, not hidden).
+# Every element marked with data-act: what it sends, where it is, whether it is on the table or
+# in the panel, and how much of it a tap reaches: the box of the points (every 2 px, so at most
+# 2 px less than the truth) where the element itself is under the finger, not covered by
+# anything, not disabled, not hidden.
 TARGETS_JS = """() => [...document.querySelectorAll('[data-act]')].map(el => {
   const r = el.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  const reached = {left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity};
+  const usable = !el.disabled && el.checkVisibility({visibilityProperty: true});
+  for (let x = Math.max(r.left, 0) + 0.5; usable && x < Math.min(r.right, innerWidth); x += 2) {
+    for (let y = Math.max(r.top, 0) + 0.5; y < Math.min(r.bottom, innerHeight); y += 2) {
+      const under = document.elementFromPoint(x, y);
+      if (under === null || !el.contains(under)) continue;
+      reached.left = Math.min(reached.left, x); reached.right = Math.max(reached.right, x);
+      reached.top = Math.min(reached.top, y); reached.bottom = Math.max(reached.bottom, y);
+    }
+  }
   return {act: el.dataset.act, left: r.left, top: r.top, right: r.right, bottom: r.bottom,
-          width: r.width, height: r.height, tappable: !el.disabled && el.checkVisibility({visibilityProperty: true})
-            && hit !== null && el.contains(hit)};
+          width: r.width, height: r.height,
+          where: el.closest('#table-wrap') ? 'table' : (el.closest('#side-panel') ? 'panel' : 'elsewhere'),
+          reached: reached.right > reached.left ? reached : null,
+          tappable: usable && hit !== null && el.contains(hit)};
 })"""
+# Whether the table has settled: no card still moving, turning or shaking (the endless pulse of
+# what may be pressed aside), as a player sees it between two moves.
+SETTLED_JS = """() => document.getAnimations().every(a => a.playState !== 'running'
+  || a.effect.getComputedTiming().iterations === Infinity)"""
 PAGE_JS = """() => ({width: innerWidth, height: innerHeight, scrollX, scrollY,
   scrollWidth: document.documentElement.scrollWidth})"""
-
-
-def minimum(action: dict) -> tuple[int, int]:
-    if action["type"] == "flip" and "pos" in action:
-        return 36, 36
-    if action["type"] == "discard":
-        return 32, 44
-    return 44, 44
+# Layout shifts from the page's first byte on, as a browser reports them for the CLS metric.
+LAYOUT_SHIFTS_JS = """window.layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShift += entry.value;
+}).observe({type: 'layout-shift', buffered: true});"""
 
 
 def compact(action: dict) -> str:
@@ -78,8 +101,9 @@ def wait_my_turn(page, frames) -> dict:
     return my_turn(frames)
 
 
-def check_targets(page, legal: list[dict]) -> dict[str, dict]:
-    """Asserts the contract for each legal action; answers a good target for each."""
+def check_targets(page, legal: list[dict], least: int = 36) -> dict[str, dict]:
+    """Asserts the contract for each legal action on the table; answers a target for each."""
+    wait_until(page, SETTLED_JS, 5)
     screen = page.evaluate(PAGE_JS)
     assert (screen["scrollX"], screen["scrollY"]) == (0, 0)
     assert screen["scrollWidth"] <= screen["width"], "the page scrolls sideways"
@@ -87,19 +111,19 @@ def check_targets(page, legal: list[dict]) -> dict[str, dict]:
     targets = page.evaluate(TARGETS_JS)
     stale = {t["act"] for t in targets} - {compact(a) for a in legal}
     assert stale == set(), f"targets of moves that are not legal now: {stale}"
+    assert {t["where"] for t in targets} <= {"table", "panel"}, "a move target outside the table and the panel"
     for target in targets:
         action = json.loads(target["act"])
         assert target["act"] == compact(action), f"data-act is not compact JSON: {target['act']}"
-        width, height = minimum(action)
-        on_screen = (target["left"] >= 0 and target["top"] >= 0
-                     and target["right"] <= screen["width"] and target["bottom"] <= screen["height"])
-        if on_screen and target["tappable"] and target["width"] >= width and target["height"] >= height:
+        reached = target["reached"]
+        if target["where"] == "table" and reached and min(reached["right"] - reached["left"],
+                                                         reached["bottom"] - reached["top"]) >= least:
             found.setdefault(target["act"], target)
     knocks = [a for a in legal if a["type"] == "knock"]
     missing = [a for a in legal if a["type"] != "knock" and compact(a) not in found]
-    assert missing == [], f"legal actions without a visible target of the right size: {missing}"
+    assert missing == [], f"legal actions without a visible target of {least}×{least} px on the table: {missing}"
     if knocks:
-        assert any(compact(k) in found for k in knocks), "no Knock target on screen"
+        assert any(compact(k) in found for k in knocks), "no Knock target on the table"
     return found
 
 
@@ -147,20 +171,143 @@ def phone(pages, width, height):
     return pages.open(context)
 
 
-@pytest.mark.parametrize("orientation", PHONES)
+# The sounds' notes as the page asks for them (an init script, which the page's
+# Content-Security-Policy does not govern): the turn's sound begins on G5.
+NOTES_JS = """window.notesPlayed = [];
+const setFrequency = AudioParam.prototype.setValueAtTime;
+AudioParam.prototype.setValueAtTime = function (value, time) {
+  window.notesPlayed.push(Math.round(value));
+  return setFrequency.call(this, value, time);
+};"""
+TURN_NOTE = 784
+# Every element on screen whose own text is `text` (a leaf of the page, not hidden from sight).
+SHOWN_JS = """(text) => [...document.querySelectorAll('body *')].filter(el =>
+  el.textContent.trim() === text && ![...el.children].some(c => c.textContent.trim() === text)
+  && el.checkVisibility({visibilityProperty: true}) && el.getBoundingClientRect().width > 2
+  && el.getBoundingClientRect().height > 2).length"""
+# What a player reads of each "Deadwood" line on screen (not the names kept for screen readers
+# only, in a 1 px box): its box, whether its text is cut, whether something covers it.
+DEADWOOD_JS = """() => [...document.querySelectorAll('body *')].filter(el =>
+  /^Deadwood/.test(el.textContent.trim()) && el.children.length === 0
+  && el.checkVisibility({visibilityProperty: true}) && el.getBoundingClientRect().width > 2).map(el => {
+  const r = el.getBoundingClientRect();
+  const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {text: el.textContent, left: r.left, right: r.right, height: r.height,
+          cut: el.scrollWidth > el.clientWidth + 1, covered: under === null || !el.contains(under)};
+})"""
+
+
+def load_measuring_layout_shift(page, frames_of) -> tuple:
+    """Opens the room again in a new tab of the same phone (the seat is in its storage) on a
+    slow line and a slow processor, as a phone on 4G loads it, and answers the tab, its frames
+    and the layout shift summed until the game is drawn and has settled."""
+    url = page.url
+    page.close()
+    tab = page.context.new_page()
+    frames = frames_of(tab)
+    tab.add_init_script(LAYOUT_SHIFTS_JS)
+    cdp = tab.context.new_cdp_session(tab)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 150,
+                                                  "downloadThroughput": 200_000, "uploadThroughput": 100_000})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    tab.goto(url)
+    tab.wait_for_selector("#room[data-status=playing]")
+    tab.wait_for_timeout(1500)
+    shift = tab.evaluate("window.layoutShift")
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
+                                                  "downloadThroughput": -1, "uploadThroughput": -1})
+    return tab, frames, shift
+
+
+def assert_told_whose_turn(page, state):
+    assert page.inner_text("#turn-line") == "Your turn"
+    assert page.title().startswith("● Your turn · ")
+    last = state["view"].get("last")
+    if last and last.get("seat") in state["room"]["you"]["seats"] and last.get("type") != "deal":
+        # A message about this page's own move speaks to it.
+        assert page.inner_text("#last-move").startswith("You "), page.inner_text("#last-move")
+
+
+def assert_refused(page, element, reason: str):
+    """Taps `element` where it is and expects the brief reason, then clears it from the screen
+    (it would cover the bottom of a phone's table for the next checks)."""
+    box = page.locator(element).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_until(page, "!document.getElementById('toast').hidden", 5)
+    assert page.inner_text("#toast") == reason
+    page.evaluate("document.getElementById('toast').hidden = true")
+
+
+@pytest.mark.parametrize("size", PHONES)
 @pytest.mark.parametrize("game", ["memory", "bozu", "gin"])
-def test_it_offers_every_legal_move_on_screen_on_a_phone(site, pages, game, orientation):
-    page = phone(pages, *PHONES[orientation])
+def test_it_offers_every_legal_move_on_the_table_on_a_phone(site, pages, game, size):
+    width, height = PHONES[size]
+    least = 32 if width == 360 else 36
+    page = phone(pages, width, height)
     frames = record_frames(page)
     start_from_menu(page, site, game, "cpu")
+    if size != "landscape":
+        page, frames, shift = load_measuring_layout_shift(page, record_frames)
+        assert shift < 0.1, f"cumulative layout shift {shift:.3f}"
+    if game == "bozu":
+        page.add_init_script(NOTES_JS)
+        page.reload()
+        page.wait_for_selector("#room[data-status=playing]")
+        page.click("#sound-switch")  # below the fold on a small phone: scrolled to, then back
+        page.evaluate("scrollTo(0, 0)")
     for turn in range(TURNS[game]):
         state = wait_my_turn(page, frames)
         legal = state["view"]["legal_actions"]
-        found = check_targets(page, legal)
+        found = check_targets(page, legal, least)
+        assert_told_whose_turn(page, state)
+        if game == "gin":
+            for line in page.evaluate(DEADWOOD_JS):
+                assert line["height"] >= 12 and not line["cut"] and not line["covered"], line
+                assert 0 <= line["left"] and line["right"] <= width, line
+        if game == "bozu" and turn > 0:
+            assert TURN_NOTE in page.evaluate("window.notesPlayed"), "no sound when the turn came"
+            assert page.evaluate(SHOWN_JS, page.text_content("#last-move")) == 1, "the last move is shown twice"
+        first = state["view"].get("first")
+        if game == "memory" and first:
+            assert_refused(page, f".memory-card[data-pos='{first}']", "That card is already face up.")
         if turn == 2:
-            screenshot(page, f"phone-{game}-{orientation}")
+            screenshot(page, f"phone-{game}-{size}")
         action = choose(game, legal)
         play(page, found[compact(action)], action)
+    assert page.evaluate(SHOWN_JS, "Menu") == 1, "two Menu buttons"
+    if game == "memory":
+        # The cards on the table are the board: the card buttons are one tap away.
+        assert page.locator(".memory-grid").bounding_box()["width"] <= 1
+        assert not page.locator(".panel-help").is_visible()
+        page.click("text=Show the card buttons")
+        assert page.locator(".memory-grid").bounding_box()["width"] > 200
+        page.click("text=Hide the card buttons")
+        assert page.locator(".memory-grid").bounding_box()["width"] <= 1
+    if game == "bozu" and size == "portrait":
+        watcher = pages.new()
+        watcher.goto(page.url)
+        watcher.wait_for_selector("#room[data-status=playing]")
+        assert_refused(watcher, ".bozu-deck", "Only a player at the table can do that.")
+    if game == "gin" and size == "portrait":  # resigning is for games of two
+        page.click("#resign")
+        page.click("#resign")
+        wait_until(page, "!document.getElementById('result').hidden")
+        assert "You resigned." in page.inner_text("#result")
+
+
+def test_it_keeps_the_keyboard_help_for_the_players(site, pages):
+    """A spectator has no card to turn over: no help on keys; a player on a computer has it."""
+    page = pages.new()
+    start_from_menu(page, site, "memory", "cpu")
+    assert page.locator(".panel-help").is_visible()
+    assert page.locator(".memory-grid").is_visible()
+    watcher = pages.new()
+    watcher.goto(page.url)
+    watcher.wait_for_selector("#room[data-status=playing]")
+    assert not watcher.locator(".panel-help").is_visible()
+    assert page.inner_text("#turn-line") == "Your turn" and watcher.inner_text("#turn-line") == "Red to play."
 
 
 @pytest.mark.parametrize(("game", "width", "height"), OTHER_SCREENS)

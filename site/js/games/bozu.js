@@ -53,27 +53,41 @@ function svg(inner) {
   return el;
 }
 
-function describe(last, name) {
-  const values = {name: name(last.seat), poet: poetName(last.card), type: TYPES[last.card.type], moved: last.moved};
+// The effect of a flip, said of its player ("takes the 3 cards…") or to them ("you take…").
+function effectText(effect, moved, yours) {
+  const values = {moved};
+  switch (effect) {
+    case "to_pile": return yours ? gettext("onto your pile.") : gettext("onto their pile.");
+    case "pile_to_centre": return fmt(yours
+      ? ngettext("your pile of %(moved)s card goes to the centre with the monk.",
+        "your pile of %(moved)s cards goes to the centre with the monk.", moved)
+      : ngettext("their pile of %(moved)s card goes to the centre with the monk.",
+        "their pile of %(moved)s cards goes to the centre with the monk.", moved), values);
+    case "takes_centre":
+      if (moved === 0) return gettext("the centre was empty.");
+      return fmt(yours
+        ? ngettext("you take the %(moved)s card in the centre.", "you take the %(moved)s cards in the centre.", moved)
+        : ngettext("takes the %(moved)s card in the centre.", "takes the %(moved)s cards in the centre.", moved), values);
+    case "flip_again": return yours ? gettext("you keep the card and flip again.") : gettext("keeps the card and flips again.");
+    case "miss_next_turn":
+      return yours ? gettext("you keep the card and miss the next turn.") : gettext("keeps the card and misses the next turn.");
+    case "others_to_centre": return fmt(ngettext("every other pile goes to the centre (%(moved)s card).",
+      "every other pile goes to the centre (%(moved)s cards).", moved), values);
+    default: return "";
+  }
+}
+
+// What happened, said to this page's player when the flip was theirs ("You flipped…").
+function describe(last, ctx) {
+  const values = {poet: poetName(last.card), type: TYPES[last.card.type]};
   // Semimaru is both the poet and the card's type: named once.
-  const head = last.card.type === "semimaru" ? fmt(gettext("%(name)s flipped %(poet)s"), values)
-    : fmt(gettext("%(name)s flipped %(poet)s (%(type)s)"), values);
-  const effects = {
-    to_pile: gettext("onto their pile."),
-    pile_to_centre: fmt(ngettext("their pile of %(moved)s card goes to the centre with the monk.",
-      "their pile of %(moved)s cards goes to the centre with the monk.", last.moved), values),
-    takes_centre: fmt(ngettext("takes the %(moved)s card in the centre.",
-      "takes the %(moved)s cards in the centre.", last.moved), values),
-    flip_again: gettext("keeps the card and flips again."),
-    miss_next_turn: gettext("keeps the card and misses the next turn."),
-    others_to_centre: fmt(ngettext("every other pile goes to the centre (%(moved)s card).",
-      "every other pile goes to the centre (%(moved)s cards).", last.moved), values),
-  };
-  const effect = last.effect === "takes_centre" && last.moved === 0 ? gettext("the centre was empty.")
-    : effects[last.effect] || "";
+  const head = last.card.type === "semimaru"
+    ? ctx.say(last.seat, gettext("You flipped %(poet)s"), gettext("%(name)s flipped %(poet)s"), values)
+    : ctx.say(last.seat, gettext("You flipped %(poet)s (%(type)s)"), gettext("%(name)s flipped %(poet)s (%(type)s)"), values);
+  const effect = effectText(last.effect, last.moved, ctx.isYou(last.seat));
   let text = fmt(gettext("%(flip)s: %(effect)s"), {flip: head, effect});
   if (last.again && last.effect !== "flip_again") text += ` ${gettext("Flip again.")}`;
-  for (const seat of last.skipped || []) text += ` ${fmt(gettext("%(name)s misses a turn."), {name: name(seat)})}`;
+  for (const seat of last.skipped || []) text += ` ${ctx.say(seat, gettext("You miss a turn."), gettext("%(name)s misses a turn."))}`;
   return text;
 }
 
@@ -97,6 +111,7 @@ export function create(ctx) {
 
   function flip() {
     if (ctx.canAct()) ctx.act({type: "flip"});
+    else ctx.refuse(deck);  // the panel's Flip is disabled then: a tap on the deck
   }
 
   function buildPiles(view) {
@@ -142,7 +157,7 @@ export function create(ctx) {
       ? fmt(gettext("Flip a card (%(name)s)"), {name: ctx.seatName(view.current_player)})
       : gettext("Flip a card");
 
-    const text = view.last ? describe(view.last, ctx.seatName) : gettext("Nobody has flipped yet.");
+    const text = view.last ? describe(view.last, ctx) : gettext("Nobody has flipped yet.");
     fill(lastBox, 
       view.last ? karuta(view.last.card, "small") : null,
       h("p", {}, text));

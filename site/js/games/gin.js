@@ -476,20 +476,21 @@ export function create(ctx) {
       h("div", {class: "gin-handover-buttons"}, next, previousHandsButton()));
   }
 
+  // The last move, said to this page's player when it was theirs ("You draw…").
   function lastText() {
     const last = view.last;
     if (!last) return "";
-    const name = last.seat !== null && last.seat !== undefined ? ctx.seatName(last.seat) : "";
-    const card = last.card ? shortName(last.card) : "";
+    const values = {card: last.card ? shortName(last.card) : ""};
+    const say = (forYou, forOthers) => ctx.say(last.seat, forYou, forOthers, values);
     switch (last.type) {
-      case "deal": return fmt(gettext("Hand %(n)s: %(name)s deals."), {n: last.hand_number, name: ctx.seatName(last.dealer)});
-      case "take_upcard": return fmt(gettext("%(name)s takes the upcard %(card)s."), {name, card});
-      case "pass": return fmt(gettext("%(name)s passes on %(card)s."), {name, card});
+      case "deal": return ctx.say(last.dealer, gettext("Hand %(n)s: you deal."), gettext("Hand %(n)s: %(name)s deals."), {n: last.hand_number});
+      case "take_upcard": return say(gettext("You take the upcard %(card)s."), gettext("%(name)s takes the upcard %(card)s."));
+      case "pass": return say(gettext("You pass on %(card)s."), gettext("%(name)s passes on %(card)s."));
       case "draw":
-        if (last.source === "discard") return fmt(gettext("%(name)s takes %(card)s from the discard pile."), {name, card});
-        return card ? fmt(gettext("%(name)s draws %(card)s from the stock."), {name, card})
-          : fmt(gettext("%(name)s draws from the stock."), {name});
-      case "discard": return fmt(gettext("%(name)s discards %(card)s."), {name, card});
+        if (last.source === "discard") return say(gettext("You take %(card)s from the discard pile."), gettext("%(name)s takes %(card)s from the discard pile."));
+        return last.card ? say(gettext("You draw %(card)s from the stock."), gettext("%(name)s draws %(card)s from the stock."))
+          : say(gettext("You draw from the stock."), gettext("%(name)s draws from the stock."));
+      case "discard": return say(gettext("You discard %(card)s."), gettext("%(name)s discards %(card)s."));
       default: return view.last_hand ? outcomeText(view.last_hand, ctx.seatName) : "";
     }
   }

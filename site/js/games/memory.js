@@ -17,7 +17,7 @@ const BACK_PILE_Y = 62;
 // above and below the grid (upright) or beside it (turned), the surface only as large as that.
 const CELL = {w: 100, h: 128};
 const BAND = 150;
-const EDGE = 10;
+const EDGE = 4;
 
 // Where everything goes on the surface: `grid` (its box), the card's size, and `pile(seat)`,
 // the middle of a seat's pile of taken cards; `arrangement` names the layout.
@@ -48,7 +48,7 @@ function phoneLayouts(v, home) {
   const gridW = v.columns * CELL.w;
   const gridH = v.rows * CELL.h;
   const others = othersOf(home, v.players);
-  const common = {cellW: CELL.w, cellH: CELL.h, cardW: CELL.w - 8, cardH: CELL.h - 8};
+  const common = {cellW: CELL.w, cellH: CELL.h, cardW: CELL.w - 6, cardH: CELL.h - 6};
   const upright = {...common, arrangement: "upright", width: gridW + 2 * EDGE, height: gridH + 2 * BAND,
     left: EDGE, top: BAND,
     pile(seat) {

@@ -83,8 +83,8 @@ export class Table {
     const box = this.viewport.getBoundingClientRect();
     if (!box.width) return;
     // A margin keeps the far edge inside the frame when the table is tilted; seen from above,
-    // only the rim's width.
-    const margin = this.view === "overhead" ? 0.97 : 0.92;
+    // a little of the rim.
+    const margin = this.view === "overhead" ? 0.98 : 0.92;
     this.scale = margin * Math.min(box.width / this.width, box.height / this.height);
     this.apply();
     for (const listener of this.fitListeners) listener(box);

@@ -33,6 +33,9 @@ MAX_REF_LENGTH = 32
 # process its WebSocket framing and dispatch, so a socket that never slows down must go.
 FLOOD_FRAMES = 100
 FLOODING = 4429
+# Close code when the server failed on a connection (it could not read the room, a message
+# raised): reconnect. Not the standard 1011: autobahn sends no code but 1000 and 3000-4999.
+SERVER_FAILED = 4500
 
 
 class WithoutConnectionHop:
@@ -197,7 +200,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
                 # Whatever went wrong (a bug, MemoryError), the connection ends cleanly and
                 # its seats stop counting it. No room id: logs keep none (telemetry/logs.py).
                 log.exception("a room connection's message failed; closing the connection")
-                await self._close_for(1011)
+                await self._close_for(SERVER_FAILED)
 
     async def _close_for(self, code: int) -> None:
         self._let_go()
@@ -348,7 +351,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             # The room could not be read (database down?): the client reconnects and resyncs.
             # No room id: it is the room's only key, and logs keep none (telemetry/logs.py).
             log.warning("could not send a room's new state", exc_info=True)
-            await self._close_for(1011)
+            await self._close_for(SERVER_FAILED)
 
     async def _send_latest(self, version: int, ref=None) -> None:
         """The room's state at ``version`` or later; with ``ref`` (the answer to a request) even

@@ -56,7 +56,9 @@ from games.rooms.redis_link import LinkLost, RedisLink
 
 log = logging.getLogger(__name__)
 
-SERVICE_RESTART = 1012  # WebSocket close code: "the service is restarting; reconnect"
+# WebSocket close code: "the service restarted; reconnect and resync". Not the standard 1012:
+# autobahn (Daphne's WebSocket layer) sends no close code but 1000 and 3000-4999.
+SERVICE_RESTART = 4012
 ANNOUNCE = 0  # the version of a notice that says "this process watches the room now"
 
 
@@ -300,6 +302,12 @@ class Fanout:
         self._forget_subscriptions()
         self._subscriber = None
         self._in_background(self._close_all(watchers))
+
+    def close_every_connection(self) -> None:
+        """Closes every room connection of this process (SERVICE_RESTART): their clients reconnect, and
+        are counted in their seats again (this process was declared dead, processes.py)."""
+        self._for_this_loop()
+        self._in_background(self._close_all([w for ws in self._watchers.values() for w in ws]))
 
     @staticmethod
     async def _close_all(watchers: list[Watcher]) -> None:

@@ -43,18 +43,22 @@ class ThisProcess:
         if not self.registered:
             self.heartbeat()
 
-    def heartbeat(self) -> None:
+    def heartbeat(self) -> bool:
+        """Writes the row; True when it was gone: this process was declared dead (silent for too
+        long: the database unreachable, the process stalled or stopped) and the others' sweep
+        forgot its connections, which the caller must then close so that they count again."""
         now = timezone.now()
+        declared_dead = False
         if not ServerProcess.objects.filter(pk=self.id).update(last_seen=now):
             if self.registered:
-                # Declared dead (no heartbeat for too long, e.g. the database was unreachable):
-                # the sweep forgot this process's connections; they count again when they
-                # reconnect.
-                log.warning("this server process was declared dead and registers again")
+                log.warning("this server process was declared dead and registers again; its room "
+                            "connections close so that they reconnect and count again")
+                declared_dead = True
             ServerProcess.objects.get_or_create(pk=self.id, defaults={"last_seen": now})
         self.registered = True
         # Conservative: a process that died recently still counts until it is swept.
         self.alone = not ServerProcess.objects.exclude(pk=self.id).exists()
+        return declared_dead
 
 
 this_process = ThisProcess(PROCESS_ID)

@@ -125,7 +125,8 @@ class Scheduler:
         """This process is alive; the connections of processes that stopped beating are gone;
         the links to Redis are PINGed."""
         fanout.keep_alive()
-        await db.call(processes.this_process.heartbeat)
+        if await db.call(processes.this_process.heartbeat):
+            fanout.close_every_connection()
         for process_id, last_seen in await db.call(processes.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)
             for outcome in await db.call(service.sweep, process_id, last_seen):

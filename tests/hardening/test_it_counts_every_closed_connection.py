@@ -2,26 +2,48 @@
 closes: thirty at once (their writes used to race, lose and be given up), after a message the
 parser could not read (a RecursionError used to close the socket with 1011 and leave its count
 behind), closed by the server for flooding, or with their process killed. Once a seat counts
-nothing, the CPU takes it over after the (shortened) takeover delay, so the game goes on.
+nothing, the CPU takes it over after the (shortened) takeover delay, so the game goes on. And a
+process declared dead while it was only stalled closes its connections when it comes back, so
+that they reconnect and count again (they used to stay open, counted nowhere).
 
 Each test reads the seat's count from the database, as the hourly cleanup and the takeover do."""
 import asyncio
 import json
+import os
+import signal
 
+import pytest
 import websockets
 
 from games.consumers import FLOOD_FRAMES, FLOODING, MAX_MESSAGES_PER_SECOND
-from tests.rooms.helpers import close_all, connect, create_room, options
+from games.rooms.fanout import SERVICE_RESTART
+from tests.hardening.conftest import start_site
+from tests.rooms.conftest import two_process_backends
+from tests.rooms.helpers import close_all, connect, create_room, options, wait_for
 
 
 def presence(state, seat):
     return state["room"]["seats"][seat]["presence"]
 
 
+def stored_seat(site, room_id, seat) -> dict:
+    ((seats,),) = site.query("SELECT seats FROM games_room WHERE id = %s", (room_id,))
+    return (json.loads(seats) if isinstance(seats, str) else seats)[seat]
+
+
 def counted(site, room_id, seat) -> dict:
     """The seat's open connections per server process, as stored."""
-    ((seats,),) = site.query("SELECT seats FROM games_room WHERE id = %s", (room_id,))
-    return (json.loads(seats) if isinstance(seats, str) else seats)[seat]["conns"]
+    return stored_seat(site, room_id, seat)["conns"]
+
+
+@pytest.fixture(params=two_process_backends())
+def two_processes(request, tmp_path):
+    """Two server processes on either backend (on the embedded one, two on one SQLite file)."""
+    made, cleanup = start_site(request.param, tmp_path, processes=2)
+    try:
+        yield made
+    finally:
+        cleanup()
 
 
 async def friends_game(site):
@@ -149,3 +171,32 @@ async def test_it_forgets_the_connections_of_a_killed_process(killable_site):
     for tab in tabs:
         tab.ws.transport.abort()
     await close_all(red)
+
+
+async def test_it_counts_again_the_connections_of_a_process_declared_dead(two_processes):
+    site = two_processes
+    created = create_room(site.url_for(0), "gin", "friends", options("gin"))
+    room_id = created["room_id"]
+    red = await connect(site.url_for(0), room_id, created["seat_token"])
+    green = await connect(site.url_for(1), room_id)
+    await green.request("join")
+    stalled = site.servers[1].process.pid
+
+    os.killpg(stalled, signal.SIGSTOP)  # silent, not dead: its sockets stay open
+    try:
+        # The other process declares it dead: its connection is forgotten, the CPU takes over.
+        await wait_for(lambda: stored_seat(site, room_id, 1)["cpu"], 20)
+        assert counted(site, room_id, 1) == {}
+    finally:
+        os.killpg(stalled, signal.SIGCONT)
+
+    # Back, it learns so from its heartbeat and closes its room connections (as after a restart).
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        while True:
+            await green.recv(20)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == SERVICE_RESTART
+    back = await connect(site.url_for(1), room_id, green.token)
+    assert back.state["room"]["you"]["seats"] == [1]
+    assert presence(back.state, 1) == "connected"
+    assert sum(counted(site, room_id, 1).values()) == 1
+    await close_all(red, back)

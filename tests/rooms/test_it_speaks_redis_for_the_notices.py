@@ -87,7 +87,7 @@ def test_it_reads_the_database_a_url_names():
 @needs_redis
 async def test_a_fanout_whose_subscription_is_cut_closes_its_connections_for_a_resync():
     """Notices may have been missed while the subscription was down: every connection of that
-    process is closed with 1012 (clients reconnect and resync); watching again subscribes again."""
+    process is closed with SERVICE_RESTART (clients reconnect and resync); watching again subscribes again."""
     one, two = Fanout("process-one"), Fanout("process-two")
     here, there = Watcher(), Watcher()
     await one.watch("room-cut", here)

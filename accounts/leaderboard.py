@@ -5,7 +5,7 @@ match rule, jokers, one flip per turn), since results of different settings do n
 Built from the players' own game records, never from games.FinishedGame (the operators' copy
 names nobody). Only a player whose stats page is public, the rule of /u/<username>/, is named;
 everyone else is "a player", and the page carries nothing that could tell who: no name, id,
-link or finishing time.
+link or finishing time. A signed-in player's own places read "You", to them only.
 
 Cost: building the board is two queries (the day's and all time), however many games and
 players; the built board is cached, and each page view then reads only the names of the public
@@ -43,12 +43,14 @@ class Entry:
 
 @dataclass(frozen=True)
 class Place:
-    """One line of a ranking as the page shows it: ``player`` is None for "a player"."""
+    """One line of a ranking as the page shows it: ``player`` is None for "a player"; ``you``
+    when it is the viewer's own game."""
 
     number: int
     player: str | None
     failed_flips: int
     duration_seconds: float
+    you: bool = False
 
 
 @dataclass
@@ -98,15 +100,16 @@ def forget() -> None:
     cache.delete(_cache_key(today()))
 
 
-def current_board() -> Board:
-    """Today's board with the names of public players filled in: one query once cached."""
+def current_board(viewer_id: int | None = None) -> Board:
+    """Today's board with the names of public players filled in, and the places of the signed-in
+    viewer (``viewer_id``) marked as theirs: one query once cached."""
     day = today()
     key = _cache_key(day)
     board = cache.get(key)
     if board is None:
         board = _build(day)
         cache.set(key, board, CACHE_SECONDS)
-    return _named(board)
+    return _named(board, viewer_id)
 
 
 def _rankings(records) -> dict[str, Rankings]:
@@ -158,14 +161,15 @@ def _public_names(user_ids: set[int]) -> dict[int, str]:
                 .values_list("pk", "username"))
 
 
-def _named(board: Board) -> Board:
+def _named(board: Board, viewer_id: int | None) -> Board:
     entries = [entry for setting in board.settings
                for rankings in (setting.today, setting.all_time)
                for entry in rankings.fewest_flips + rankings.fastest]
     names = _public_names({entry.user_id for entry in entries}) if entries else {}
 
     def places(ranking: list[Entry]) -> list[Place]:
-        return [Place(number, names.get(entry.user_id), entry.failed_flips, entry.duration_seconds)
+        return [Place(number, names.get(entry.user_id), entry.failed_flips, entry.duration_seconds,
+                      you=viewer_id is not None and entry.user_id == viewer_id)
                 for number, entry in enumerate(ranking, start=1)]
 
     def named_rankings(rankings: Rankings) -> Rankings:

@@ -157,4 +157,5 @@ def public_profile(request, username):
 
 def memory_leaderboard(request):
     # Names only players whose stats page is public (leaderboard.py).
-    return render(request, "accounts/leaderboard.html", {"board": leaderboard.current_board()})
+    viewer = request.user.pk if request.user.is_authenticated else None
+    return render(request, "accounts/leaderboard.html", {"board": leaderboard.current_board(viewer)})

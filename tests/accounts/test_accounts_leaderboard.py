@@ -243,7 +243,8 @@ def test_the_board_costs_the_same_queries_however_many_games_and_players(client,
 def test_it_is_linked_from_the_memory_pages_and_the_privacy_page(client, db):
     for path in ("/memory/", "/memory/rules/", "/privacy/"):
         assert 'href="/leaderboard/"' in client.get(path).content.decode(), path
-    assert 'href="/leaderboard/"' not in client.get("/gin/").content.decode()
+    # ...and, in the navigation, from every other page (templates/base.html).
+    assert 'href="/leaderboard/">Leaderboard</a>' in client.get("/gin/").content.decode()
 
 
 def test_a_public_players_name_is_escaped(client, make_user, solo):

@@ -1,11 +1,12 @@
 """Celery beat's periodic tasks when there is no beat: the embedded default (docs/telemetry.md,
-"Retention").
+"Retention"); and in every server process, with beat or without, the flush of what that process
+holds in memory (config/hourly_buffer.py: statistics and the operators' copy of finished games).
 
 Why a thread started from the ASGI entry point (config/asgi.py): only server processes import
 it (never manage.py, migrations or the test runner), it runs on an idle site too (work done on
 a request would keep expired rows forever on a site nobody visits), and it costs one sleeping
-thread. Production runs Celery beat instead (CELERY_BEAT_SCHEDULE) and this does nothing there.
-Each task runs a minute after the server starts (a site restarted daily would otherwise never
+thread. Production runs Celery beat instead (CELERY_BEAT_SCHEDULE) and this runs only the flush
+there. Each task runs a minute after the server starts (a site restarted daily would otherwise never
 run the daily ones), then every interval; an interval of 0 turns it off.
 """
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import close_old_connections
 
+from config import hourly_buffer
+
 logger = logging.getLogger("config.embedded_beat")
 _started = threading.Event()
 FIRST_RUN_DELAY = 60.0
@@ -27,25 +30,30 @@ SESSIONS_CLEANUP_INTERVAL = 24 * 3600.0  # daily, as Celery beat runs it
 
 @dataclass(frozen=True)
 class Job:
-    task: str       # "module.function" of a Celery task (eager here: runs in this thread)
+    task: str       # "module.function": a function, or a Celery task (run here, in this thread)
     interval: float  # seconds
+    every_process: bool = False  # also where Celery beat runs the tasks: work on this process's memory
 
 
 def jobs() -> list[Job]:
     return [job for job in (
-        Job("telemetry.tasks.flush_pending_events", settings.TELEMETRY["EMBEDDED_FLUSH_INTERVAL"]),
+        Job("config.hourly_buffer.flush", settings.TELEMETRY["FLUSH_INTERVAL"], every_process=True),
         Job("telemetry.tasks.purge_expired_events", settings.TELEMETRY["EMBEDDED_PURGE_INTERVAL"]),
         Job("games.tasks.delete_idle_rooms_task", settings.ROOM_CLEANUP["EMBEDDED_INTERVAL"]),
         Job("accounts.tasks.clear_expired_sessions", SESSIONS_CLEANUP_INTERVAL),
-    ) if job.interval > 0]
+    ) if job.interval > 0 and (job.every_process or settings.CELERY_TASK_ALWAYS_EAGER)]
 
 
 def start_embedded_beat() -> threading.Thread | None:
-    """Start the thread once per process, when Celery tasks run in-process."""
-    scheduled = jobs()
-    if not settings.CELERY_TASK_ALWAYS_EAGER or not scheduled or _started.is_set():
+    """Start the thread once per server process: the flush always, Celery's tasks when they
+    run in-process. A process that stops writes what it holds first (``flush_at_exit``)."""
+    if _started.is_set():
         return None
     _started.set()
+    hourly_buffer.flush_at_exit()
+    scheduled = jobs()
+    if not scheduled:
+        return None
     thread = threading.Thread(target=_run, args=(scheduled,), name="embedded-beat", daemon=True)
     thread.start()
     return thread
@@ -63,7 +71,7 @@ def _run(scheduled: list[Job], stop: threading.Event | None = None):
             due[job] = now + job.interval
             try:
                 module, name = job.task.rsplit(".", 1)
-                getattr(importlib.import_module(module), name).delay()  # logs its own count
+                getattr(importlib.import_module(module), name)()  # logs its own count
             except Exception:
                 logger.exception("%s failed; retrying at the next interval", job.task)
             finally:

@@ -139,9 +139,8 @@ CELERY_BEAT_SCHEDULE = {
     # server process. Anonymous statistics are deleted 30 days after they arrive.
     "telemetry-purge": {"task": "telemetry.purge_expired_events",
                         "schedule": crontab(hour=3, minute=17)},
-    # The buffer of accepted statistics is stored, shuffled, at the top of every hour (events
-    # carry no finer time: docs/telemetry.md, "Unlinkable").
-    "telemetry-flush": {"task": "telemetry.flush_pending_events", "schedule": crontab(minute=0)},
+    # (Statistics and the operators' copy of finished games wait in each server process's memory
+    # and are flushed by that process: config/hourly_buffer.py, not by beat.)
     # Rooms nobody has touched for a day are deleted with their events (games/rooms/cleanup.py).
     "rooms-cleanup": {"task": "games.delete_idle_rooms", "schedule": crontab(minute=30)},
     # Sessions are deleted once expired (SESSION_COOKIE_AGE, two weeks after their last use):
@@ -169,7 +168,8 @@ TELEMETRY = {
     "RETENTION_DAYS": 30,
     "PURGE_BATCH": env_int("TELEMETRY_PURGE_BATCH", 20_000),
     "EMBEDDED_PURGE_INTERVAL": env_float("TELEMETRY_EMBEDDED_PURGE_INTERVAL", 24 * 3600.0),
-    "EMBEDDED_FLUSH_INTERVAL": env_float("TELEMETRY_EMBEDDED_FLUSH_INTERVAL", 3600.0),
+    # seconds between a server process's flushes of what it holds (config/hourly_buffer.py)
+    "FLUSH_INTERVAL": env_float("TELEMETRY_FLUSH_INTERVAL", 3600.0),
     "RATE_LIMIT": env_int("TELEMETRY_RATE_LIMIT", 120),      # requests per address per window,
     "RATE_WINDOW": env_float("TELEMETRY_RATE_WINDOW", 60.0),  # per process (docs/telemetry.md)
     "MAX_BODY": env_int("TELEMETRY_MAX_BODY", 32 * 1024),

@@ -8,7 +8,10 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from . import specs
+        from .finished import keep_operators_copy
+        from .signals import game_finished
         specs.load_extra_games(settings.EXTRA_GAMES)
+        game_finished.connect(keep_operators_copy, dispatch_uid="games.keep_operators_copy")
         connection_created.connect(read_json_as_text)
 
 

@@ -1,9 +1,6 @@
-"""Accepting a batch of events: limits, schema, opt-out, User-Agent reduction, one INSERT into
-the buffer (``PendingEvent``; buffer.py moves it into ``Event`` every hour)."""
+"""Accepting a batch of events: limits, schema, opt-out, User-Agent reduction, then held in
+memory (buffer.py) until the hourly flush writes them into ``Event``."""
 from __future__ import annotations
-
-import functools
-import json
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
@@ -11,7 +8,7 @@ from django.db import connection
 
 from config.db_threads import KeptConnections
 
-from .models import PendingEvent
+from .buffer import hold
 from .optout import drop_reason
 from .ratelimit import RateLimiter
 from .useragent import reduce_user_agent
@@ -27,60 +24,19 @@ def limiter() -> RateLimiter:
     return _limiter
 
 
-_COLUMNS = [f for f in PendingEvent._meta.concrete_fields if not f.primary_key]
-_FROM_SERVER = ("browser", "os")
-
-
 def store(events: list[dict], user_agent: str | None) -> int:
+    """Holds the events for the hourly flush (buffer.py): nothing is written to the database
+    when they arrive, so no row of theirs is ordered against the other writes of the moment."""
     browser, os_family = reduce_user_agent(user_agent)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(_recordset_insert(), {"browser": browser, "os": os_family,
-                                                 "events": json.dumps(events), **_DEFAULTS})
-        return len(events)
-    rows = [PendingEvent(browser=browser, os=os_family, **event) for event in events]
-    PendingEvent.objects.bulk_create(rows)
-    return len(rows)
-
-
-# Model defaults of the columns an event may leave out, as query parameters.
-_DEFAULTS = {f"default_{f.name}": f.get_default() for f in _COLUMNS
-             if f.name not in _FROM_SERVER and f.get_default() is not None}
-
-
-@functools.cache
-def _recordset_insert() -> str:
-    """One INSERT of the whole batch, handed to PostgreSQL as one JSON array.
-
-    Events are already validated to the model's columns (schema.py). Sending them as a single
-    JSON parameter costs the server process a json.dumps, where bulk_create adapted and quoted
-    every value of every row (most of an ingest's CPU time, bench/telemetry_bench.py), and one
-    INSERT is all-or-nothing by itself: no BEGIN and COMMIT round trips around it. Keys are
-    random (gen_random_uuid), missing fields get the model's defaults."""
-    quote = connection.ops.quote_name
-    from_client = [f for f in _COLUMNS if f.name not in _FROM_SERVER]
-    values = []
-    for f in _COLUMNS:
-        if f.name in _FROM_SERVER:
-            values.append(f"%({f.name})s")
-        elif f"default_{f.name}" in _DEFAULTS:
-            values.append(f"COALESCE(r.{quote(f.name)}, %(default_{f.name})s)")
-        else:
-            values.append(f"r.{quote(f.name)}")
-    # text, not varchar(n): a cast to varchar(n) would cut a value short where the INSERT refuses it.
-    record = ", ".join(f"{quote(f.name)} {'text' if f.get_internal_type() == 'CharField' else f.db_type(connection)}"
-                       for f in from_client)
-    return (f"INSERT INTO {quote(PendingEvent._meta.db_table)} "
-            f"(id, {', '.join(quote(f.column) for f in _COLUMNS)}) "
-            f"SELECT gen_random_uuid(), {', '.join(values)} "
-            f"FROM jsonb_to_recordset(%(events)s::jsonb) AS r({record})")
+    hold(events, browser=browser, os=os_family)
+    return len(events)
 
 
 def accept(request, events: list[dict], opt_in: bool) -> dict:
     """A valid batch → the JSON answer: stored, or dropped with the opt-out reason.
 
-    The opt-out check reads the session and account (a signed-in visitor), so it runs with the
-    INSERT: on a kept connection when serving ASGI; right here under WSGI (whose threads keep
+    The opt-out check reads the session and account (a signed-in visitor), so it runs on a kept
+    connection when serving ASGI; right here under WSGI (whose threads keep
     their connections themselves) or inside a transaction (the work then joins it)."""
     if isinstance(request, ASGIRequest) and not connection.in_atomic_block:
         return threads.run(_accept, request, events, opt_in)

@@ -4,9 +4,11 @@ There is no column for an address, a User-Agent, a user, a room, a URL or the pa
 is not here cannot leak. Nothing stored places an event in time more finely than one hour, so a
 row cannot be joined on time to a room or a game record (docs/telemetry.md, "Unlinkable"):
 
-- ingest writes to ``PendingEvent``, a buffer with no time at all;
-- every hour ``buffer.flush_pending`` moves the whole buffer into ``Event`` in shuffled order,
-  with ``received_at`` the hour of the move;
+- ingest holds accepted events in memory (buffer.py), never in a table: a row written when it
+  arrived would carry PostgreSQL's transaction id (``xmin``) and place (``ctid``), or SQLite's
+  ``rowid``, which order it against every other write of that moment;
+- every hour the flush (config/hourly_buffer.py) writes them all into ``Event`` in one
+  transaction, shuffled, with ``received_at`` the hour of the flush;
 - keys are random UUIDs, so neither key order nor storage order follows arrival.
 
 Events are deleted 30 days after ``received_at`` (purge.py).
@@ -17,7 +19,7 @@ from django.db import models
 
 
 class EventFields(models.Model):
-    """What one event holds, in the buffer and once stored."""
+    """What one event holds."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     type = models.CharField(max_length=24)
@@ -62,10 +64,3 @@ class Event(EventFields):
     def __str__(self):
         return f"{self.type} {self.received_at:%Y-%m-%d %H:00}"
 
-
-class PendingEvent(EventFields):
-    """Accepted, not yet stored: emptied into Event every hour (buffer.py). No time column, so
-    the buffer says nothing about when an event came but that it came since the last flush."""
-
-    def __str__(self):
-        return f"pending {self.type}"

@@ -5,7 +5,6 @@ from datetime import datetime
 from celery import shared_task
 from django.utils.dateparse import parse_datetime
 
-from .buffer import flush_pending
 from .purge import purge_expired
 
 
@@ -22,8 +21,3 @@ def purge_expired_events(now: str | None = None) -> int:
     """Celery beat runs this daily (config/settings.py). ``now`` (ISO 8601) is for tests."""
     return purge_expired(parse_now(now))
 
-
-@shared_task(name="telemetry.flush_pending_events", ignore_result=True)
-def flush_pending_events(now: str | None = None) -> int:
-    """Celery beat runs this at the top of every hour (config/settings.py)."""
-    return flush_pending(parse_now(now))

@@ -1,6 +1,7 @@
 import pytest
 from django.conf import settings
 
+from config import hourly_buffer
 from games.rooms import db as rooms_db
 from games.rooms import loop_db
 from telemetry import ingest
@@ -15,6 +16,13 @@ def pytest_report_header(config):
     return [f"test backend: {settings.TEST_BACKEND} ({where}); "
             f"celery {'eager (in-process)' if settings.CELERY_TASK_ALWAYS_EAGER else settings.CELERY_BROKER_URL}"]
 
+
+
+@pytest.fixture(autouse=True)
+def empty_hourly_buffers():
+    """Statistics and finished games wait for the hourly flush in this process's memory
+    (config/hourly_buffer.py): a test's are not the next one's."""
+    hourly_buffer.discard()
 
 
 @pytest.fixture(autouse=True)

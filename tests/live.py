@@ -70,7 +70,8 @@ class LiveServer:
         raise TimeoutError(f"server not ready after {timeout}s ({last_error}):\n{self.log()}")
 
     def log(self) -> str:
-        self._log.flush()
+        if not self._log.closed:  # (closed once the server stopped)
+            self._log.flush()
         return self.log_path.read_text(errors="replace")
 
     def kill(self):

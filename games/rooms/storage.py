@@ -3,12 +3,13 @@
 ``load`` reads a room; ``load_with_event`` reads it with the event that made its version (what a
 process reads after another process changed the room); ``events_after`` the events a
 reconnecting client missed. ``insert`` writes a new room with its first event. ``commit`` writes
-a change: the version-checked UPDATE of the row, the event row of the new version and, when the
-change finished a game, the operators' copy of it (``FinishedGame``), together or not at all;
-``game_finished`` goes out once that has committed. ``written`` is this process's copy of the
-rows it wrote (or read) last, which the next change of such a room starts from. From the event
-loop, ``commit_on_loop`` and ``load_with_event_on_loop`` run the same statements, on PostgreSQL
-through the loop's own connections (loop_db.py), else on the rooms' threads (db.py).
+a change: the version-checked UPDATE of the row and the event row of the new version, together
+or not at all; when the change finished a game, ``game_finished`` goes out once that has
+committed (the operators' copy of the game waits for the hourly flush: games/finished.py).
+``written`` is this process's copy of the rows it wrote (or read) last, which the next change
+of such a room starts from. From the event loop, ``commit_on_loop`` and
+``load_with_event_on_loop`` run the same statements, on PostgreSQL through the loop's own
+connections (loop_db.py), else on the rooms' threads (db.py).
 
 The commands (``service.py``) decide what a change is and never write a row themselves; the
 searches that only find rooms (``service.due_rooms``, ``service.rooms_of_user``,
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -28,11 +30,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
-from games.models import FinishedGame, JSONTextField, Room, RoomEvent
+from games.models import JSONTextField, Room, RoomEvent
 from games.rooms import jsontext, loop_db
 from games.rooms.db import threads
 from games.signals import game_finished
-from telemetry.schema import BUCKETS
 
 REPLAY_LIMIT = 200  # a client further behind than this gets a full resync instead of events
 
@@ -186,7 +187,6 @@ def _inserted(model: type[Model]) -> tuple[list[Field[Any, Any]], str]:
 # read). Both backends run the same UPDATE and INSERTs, with the same parameters.
 _CHANGED = [f for f in _ROOM if not f.primary_key]
 _EVENT, _INSERT_EVENT = _inserted(RoomEvent)
-_FINISHED, _INSERT_FINISHED = _inserted(FinishedGame)
 
 
 def _update(cast_json: bool) -> str:
@@ -195,15 +195,12 @@ def _update(cast_json: bool) -> str:
             + " WHERE id = %s AND version = %s")
 
 
-# SQLite (the embedded default): the three statements in one short transaction.
-_SQLITE_STATEMENTS = (
-    _update(False),
-    _INSERT_EVENT + f"VALUES ({_placeholders(_EVENT, False)})",
-    _INSERT_FINISHED + f"VALUES ({_placeholders(_FINISHED, False)})",
-)
-# PostgreSQL: every change in one round trip. The same UPDATE and INSERTs chained in one
-# statement (atomic by itself), each INSERT selecting from the row the one before it wrote, so
-# nothing is inserted when the version check fails. The ORM's transaction took four or five
+# SQLite (the embedded default): the two statements in one short transaction.
+_SQLITE_UPDATE = _update(False)
+_SQLITE_INSERT_EVENT = _INSERT_EVENT + f"VALUES ({_placeholders(_EVENT, False)})"
+# PostgreSQL: every change in one round trip. The same UPDATE and INSERT chained in one
+# statement (atomic by itself), the INSERT selecting from the row the UPDATE wrote, so nothing
+# is inserted when the version check fails. The ORM's transaction took four or five
 # round trips (BEGIN, UPDATE, INSERTs, COMMIT), which under load was most of an action's cost.
 # tests/rooms/test_it_writes_a_move_in_one_round_trip.py counts them.
 _CHANGE_AND_EVENT = (
@@ -216,11 +213,12 @@ _ONE_STATEMENT = _CHANGE_AND_EVENT + "SELECT room_id FROM event"
 # change's flush, or the WAL writer within a fifth of a second, makes it durable.
 _ONE_STATEMENT_REDOABLE = (
     _CHANGE_AND_EVENT + "SELECT room_id, set_config('synchronous_commit', 'off', true) FROM event")
-_ONE_STATEMENT_FINISHING = (
-    _CHANGE_AND_EVENT + _INSERT_FINISHED + f"SELECT {_placeholders(_FINISHED, True)} FROM event")
 
 
-_prepared = threading.local()  # this thread's connection and the statements prepared on it
+# The statements prepared on each connection. By connection, not by thread: a thread served
+# from Django's pool (config/env.py) takes whichever connection is free, and a connection
+# keeps what was prepared on it whichever thread did it.
+_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
 def _numbered(statement: str) -> bytes:
@@ -255,9 +253,7 @@ def _run_prepared(db: BaseDatabaseWrapper, name: str, params: list[Any],
     alternated). Errors are psycopg's, as Django's."""
     db.ensure_connection()
     connection = db.connection
-    prepared: tuple[Any, set[str]] | None = getattr(_prepared, "names", None)
-    if prepared is None or prepared[0] is not connection:
-        prepared = _prepared.names = (connection, set())
+    prepared = _prepared.setdefault(connection, set())
     key, statement = _PREPARED[name]
     result_format = 1 if binary else 0
     with db.wrap_database_errors, connection.lock:
@@ -268,9 +264,9 @@ def _run_prepared(db: BaseDatabaseWrapper, name: str, params: list[Any],
             # DATABASE_URL's prepare_threshold=none: a pooler that cannot keep prepared statements
             result = pgconn.exec_params(statement, values, result_format=result_format)
         else:
-            if name not in prepared[1]:
+            if name not in prepared:
                 _check(connection, pgconn.prepare(key, statement))
-                prepared[1].add(name)
+                prepared.add(name)
             result = pgconn.exec_prepared(key, values, result_format=result_format)
         _check(connection, result)
         return result
@@ -282,32 +278,28 @@ def _check(connection: psycopg.Connection[Any], result: psycopg.pq.abc.PGresult)
 
 
 def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> bool:
-    """Runs the change's statements (the room's UPDATE, the event's INSERT and, when given, the
-    finished game's INSERT); True when the version check let them write."""
+    """Runs the change's statements (the room's UPDATE, the event's INSERT); True when the
+    version check let them write."""
     if db.vendor == "postgresql":
-        if len(params) == 3:
-            name = "rooms_change_finishing"
-        else:
-            name = "rooms_change_redoable" if redoable else "rooms_change"
+        name = "rooms_change_redoable" if redoable else "rooms_change"
         # Server-side binding, prepared once per connection: Django's client-side binding quoted
         # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
         # planned it again each time (bench/ws_load.py). Errors still become Django's.
         result = _run_prepared(db, name, [p for part in params for p in part])
         return result.command_tuples == 1  # the rows the last of the chained statements wrote
     with transaction.atomic(), db.cursor() as cursor:
-        cursor.execute(_SQLITE_STATEMENTS[0], params[0])
+        cursor.execute(_SQLITE_UPDATE, params[0])
         if cursor.rowcount != 1:
             return False  # the room changed since it was read: nothing was written
-        for statement, part in zip(_SQLITE_STATEMENTS[1:], params[1:], strict=False):
-            cursor.execute(statement, part)
+        cursor.execute(_SQLITE_INSERT_EVENT, params[1])
     return True
 
 
 def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,
            state: Any = None, redoable: bool = False) -> bool:
     """Writes the change made to ``room`` if its row is still at the version it was read at, with
-    ``event`` as the new version's event and, when ``finished`` (the ``game_finished`` record),
-    the operators' copy of the game. Then the room is at the new version, this process keeps the
+    ``event`` as the new version's event; ``finished``: the ``game_finished`` record of the game
+    the change finished. Then the room is at the new version, this process keeps the
     row (``written``: its next change of the room reads nothing) with ``state``, the engine
     state ``room.state`` holds (if the caller has it; nothing may edit it from now on), and
     ``game_finished`` is sent once the transaction (the caller's, if any) has committed.
@@ -321,7 +313,7 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
     the lost version resyncs as from any room behind it (``events_after``). A change that
     finishes a game is never redoable: the game's records go out once it is durable."""
     db = connections[DEFAULT_DB_ALIAS]  # this thread's, looked up once (not per ``connection.x``)
-    params = _change_params(db.vendor, room, event, finished, now)
+    params = _change_params(db.vendor, room, event, now)
     written_now = _write(db, params, redoable and not finished)
     _after_write(room, params[0][:len(_CHANGED)], now, state, written_now)
     if written_now and finished:
@@ -337,7 +329,7 @@ async def commit_on_loop(room: Room, event: dict[str, Any], finished: dict[str, 
     records go out from the rooms' threads, as does every write on SQLite."""
     if finished or not loop_db.enabled():
         return await threads.call(commit, room, event, finished, now, state, redoable)
-    params = _change_params("postgresql", room, event, None, now)
+    params = _change_params("postgresql", room, event, now)
     key, statement = _PREPARED["rooms_change_redoable" if redoable else "rooms_change"]
     result = await loop_db.pool().run(key, statement, [_text(p) for part in params for p in part])
     written_now = result.command_tuples == 1
@@ -350,16 +342,13 @@ async def load_on_loop(room_id: str) -> Room:
     return await threads.call(load, room_id)
 
 
-def _change_params(vendor: str, room: Room, event: dict[str, Any], finished: dict[str, Any] | None,
-                   now: datetime) -> list[list[Any]]:
+def _change_params(vendor: str, room: Room, event: dict[str, Any], now: datetime) -> list[list[Any]]:
     """The parameters of a change's statements: the room's (its new values, then its key and
-    the version it was read at), the event's and, when ``finished``, the operators' copy's."""
+    the version it was read at) and the event's."""
     old = room.version
     values = {**{f.attname: getattr(room, f.attname) for f in _CHANGED}, "version": old + 1, "updated_at": now}
     params = [_db_values(vendor, _CHANGED, values) + [room.pk, old],
               _db_values(vendor, _EVENT, {"room_id": room.pk, "version": old + 1, "event": event, "created_at": now})]
-    if finished:
-        params.append(_db_values(vendor, _FINISHED, {"id": uuid.uuid4(), **operators_copy(finished)}))
     return params
 
 
@@ -379,27 +368,6 @@ def insert(room: Room) -> None:
     with transaction.atomic():
         room.save(force_insert=True)
         RoomEvent.objects.create(room=room, version=1, event={"type": "created"})
-
-
-SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
-
-
-def operators_copy(record: dict[str, Any]) -> dict[str, Any]:
-    """The operators' copy of a finished game (FinishedGame): nothing that would match the one
-    account record (accounts.GameRecord, from the game_finished signal) of the same game: no
-    user ids, scores or failed flips, times to the hour, moves and duration as the statistics'
-    ranges."""
-    hour = {"minute": 0, "second": 0, "microsecond": 0}
-    return {"game": record["game"], "mode": record["mode"], "options": record["options"],
-            "cpu_level": record["cpu_level"] or "",
-            "room_origin": record["room_origin"] or "",
-            "reconnections": record["reconnections"],
-            "moves": BUCKETS["move_count"].label(record["moves"]),
-            "duration": BUCKETS["duration"].label(record["duration_seconds"]),
-            "started_at": record["started_at"].replace(**hour),
-            "finished_at": record["finished_at"].replace(**hour),
-            "seats": [{k: seat[k] for k in SEAT_FACTS_FOR_OPERATORS if k in seat}
-                      for seat in record["seats"]]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -432,7 +400,7 @@ def _binary_row(result: psycopg.pq.abc.PGresult) -> tuple[Any, ...] | None:
 
 _PREPARED = {name: (name.encode(), _numbered(text)) for name, text in (
     ("rooms_change", _ONE_STATEMENT), ("rooms_change_redoable", _ONE_STATEMENT_REDOABLE),
-    ("rooms_change_finishing", _ONE_STATEMENT_FINISHING), ("rooms_read_with_event", _READ_WITH_EVENT))}
+("rooms_read_with_event", _READ_WITH_EVENT))}
 _Y2K = datetime(2000, 1, 1, tzinfo=UTC)  # PostgreSQL's binary times count microseconds from it
 
 

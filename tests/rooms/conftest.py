@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,9 @@ FAST_TIMING = {
     "CPU_DELAY_GIN_STEP": "0.002",
     "GIN_NEXT_HAND_DELAY": "0.01",
     "SEAT_TAKEOVER_DELAY": "1.0",
+    # Finished games' operators' copies wait in each server's memory for its flush
+    # (config/hourly_buffer.py): every 0.2 s here, not every hour.
+    "TELEMETRY_FLUSH_INTERVAL": "0.2",
 }
 SERVICES_DB_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 SERVICES_REDIS = "redis://127.0.0.1:6379/1"
@@ -66,6 +70,13 @@ class Site:
         import psycopg
         with psycopg.connect(url) as db:
             return db.execute(sql, params).fetchall()
+
+    def query_until(self, done, sql: str, params: tuple = ()) -> list[tuple]:
+        """``query`` again until ``done(rows)`` (rows the servers' next flushes write), for 10 s at most."""
+        deadline = time.monotonic() + 10
+        while not done(rows := self.query(sql, params)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return rows
 
     def stop(self):
         for server in self.servers:

@@ -122,8 +122,8 @@ async def test_it_plays_a_game_registered_from_its_spec_alone(toy_site, register
     assert all(1 <= card <= 10 for card in cards) and result["scores"] == cards
     assert result["winners"] == ([0, 1] if cards[0] == cards[1] else [cards.index(max(cards))])
     assert seen["view"]["cards"] == cards  # both cards were shown to everyone at the end
-    rows = toy_site.query("SELECT game, mode, options FROM games_finishedgame WHERE game = %s",
-                          ("higher_card",))
+    rows = toy_site.query_until(bool, "SELECT game, mode, options FROM games_finishedgame WHERE game = %s",
+                                ("higher_card",))
     assert [(game, mode) for game, mode, _options in rows] == [("higher_card", "cpu")]
 
 

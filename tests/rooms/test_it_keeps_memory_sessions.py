@@ -154,9 +154,13 @@ async def test_it_plays_a_tie_break_round_and_counts_its_winner_in_the_session(s
     # The game's record (the operators' copy of what game_finished sends) has the round's
     # winner as the winner: a tie-break game is no draw.
     # (Other tests share the site: any tie-break game's record is no draw, and this one's is there.)
-    rows = site.query("SELECT seats, options FROM games_finishedgame WHERE mode = 'local'")
-    records = [{s["seat"]: s["result"] for s in (json.loads(seats) if isinstance(seats, str) else seats)}
-               for seats, opts in rows if (json.loads(opts) if isinstance(opts, str) else opts).get("tie_break")]
+    # (Written at the server's next flush.)
+    def tie_break_records(rows):
+        return [{s["seat"]: s["result"] for s in (json.loads(seats) if isinstance(seats, str) else seats)}
+                for seats, opts in rows if (json.loads(opts) if isinstance(opts, str) else opts).get("tie_break")]
+    rows = site.query_until(lambda rows: {winner: "win", loser: "loss"} in tie_break_records(rows),
+                            "SELECT seats, options FROM games_finishedgame WHERE mode = 'local'")
+    records = tie_break_records(rows)
     assert {winner: "win", loser: "loss"} in records
     assert not any("draw" in results.values() for results in records)
     await close_all(conn, spectator)

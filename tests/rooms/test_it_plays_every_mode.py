@@ -15,10 +15,12 @@ CASES = [
 ]
 
 
-def finished_games(site, game, mode) -> list[list[str]]:
+def finished_games(site, game, mode, more_than: int = -1) -> list[list[str]]:
     """The holders of every finished game of this game and mode (the operators' copies have
-    random keys, so no row is "the latest"; other tests on the same site finish games too)."""
-    rows = site.query("SELECT seats FROM games_finishedgame WHERE game = %s AND mode = %s", (game, mode))
+    random keys, so no row is "the latest"; other tests on the same site finish games too),
+    once there are ``more_than`` (the servers write them at their next flush)."""
+    rows = site.query_until(lambda rows: len(rows) > more_than,
+                            "SELECT seats FROM games_finishedgame WHERE game = %s AND mode = %s", (game, mode))
     return [[seat["holder"] for seat in (seats if not isinstance(seats, str) else json.loads(seats))]
             for (seats,) in rows]
 
@@ -51,7 +53,7 @@ async def test_it_plays_to_the_end(site, game, mode, extra):
     assert spectator.state["room"]["status"] == "finished"
     expected_seats = {"local": "human", "solo": "human", "friends": "human"}.get(mode)
     # This game is the one row more, and its holders are the mode's.
-    after = finished_games(site, game, mode)
+    after = finished_games(site, game, mode, more_than=len(before))
     assert len(after) == len(before) + 1
     seats = len(finals[0]["room"]["seats"])
     holders = ["human"] * seats if expected_seats else ["human"] + ["cpu"] * (seats - 1)

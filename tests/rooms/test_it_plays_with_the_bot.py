@@ -19,7 +19,8 @@ def test_it_plays_a_full_gin_rummy_game(embedded_site):
     assert any(line.startswith("CPU seat 1: ") for line in lines)
     assert lines[-1].startswith("Game over after version ")
     assert (" win for seat(s) [0]" in lines[-1]) != (" loss for seat(s) [0]" in lines[-1])
-    after = embedded_site.query("SELECT count(*) FROM games_finishedgame WHERE game = 'gin'")[0][0]
+    after = embedded_site.query_until(lambda rows: rows[0][0] > before,
+                                      "SELECT count(*) FROM games_finishedgame WHERE game = 'gin'")[0][0]
     assert after == before + 1
 
 

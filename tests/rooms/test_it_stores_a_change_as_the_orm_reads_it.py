@@ -9,6 +9,7 @@ import pytest
 from django.db import DataError, connection
 from django.utils import timezone
 
+from config import hourly_buffer
 from games.engines import memory
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
@@ -51,7 +52,7 @@ def test_it_finds_an_accounts_seat_in_text_the_orm_wrote_too():
     assert service.rooms_of_user(USER // 10) == []  # 42424 is in the text, not in a seat
 
 
-def test_it_stores_a_finished_games_copy_with_the_change_that_finished_it():
+def test_it_keeps_a_finished_games_copy_for_the_hourly_flush_not_with_the_change():
     room, token = service.create_room("memory", "cpu", {"cards": 24})
     service.hello(room.id, token, None)
     outcome = service.resign(room.id, [0])
@@ -59,6 +60,9 @@ def test_it_stores_a_finished_games_copy_with_the_change_that_finished_it():
     stored = Room.objects.get(pk=room.id)
     assert (stored.status, stored.result) == ("finished", outcome.room.result)
     assert columns(stored) == columns(outcome.room)
+    # Written with the change, the copy would share its transaction (games/finished.py).
+    assert not FinishedGame.objects.exists()
+    assert hourly_buffer.flush() == {"finished games": 1}
     kept = FinishedGame.objects.get()
     assert (kept.game, kept.mode, kept.options, kept.cpu_level) == ("memory", "cpu", room.options, room.cpu_level)
     assert kept.seats == [{"seat": 0, "holder": "human", "result": "loss", "rank": 2, "resigned": True},

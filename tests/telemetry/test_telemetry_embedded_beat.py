@@ -1,15 +1,18 @@
 """The embedded default has no Celery beat: the server process itself runs beat's tasks
-(config/embedded_beat.py, started from config/asgi.py): the hourly flush of the statistics
-buffer, the daily purge, the deletion of idle rooms. Here their intervals are one second."""
+(config/embedded_beat.py, started from config/asgi.py): the daily purge, the deletion of idle
+rooms; and every server process, with beat or without, flushes the statistics it holds
+(config/hourly_buffer.py). Here their intervals are one second."""
 import json
 import sqlite3
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from datetime import UTC, datetime, timedelta
 
 from tests.live import PROJECT, embedded_env, migrate, start_daphne
+from tests.telemetry.helpers import event
 
 EVENT_COLUMNS = ("id, received_at, type, device, memory, cores, net, cache, browser, os, game, mode, cpu_level, "
                  "result, move_count, duration, origin, step, outcome, reason, ttff, how, fps, failure")
@@ -29,7 +32,7 @@ def add_room(db, room_id: str, updated_at: datetime, seats: list[dict]):
 
 
 def test_the_server_flushes_purges_and_deletes_idle_rooms_by_itself(tmp_path):
-    env = embedded_env(tmp_path, TELEMETRY_EMBEDDED_PURGE_INTERVAL="1", TELEMETRY_EMBEDDED_FLUSH_INTERVAL="1",
+    env = embedded_env(tmp_path, TELEMETRY_EMBEDDED_PURGE_INTERVAL="1", TELEMETRY_FLUSH_INTERVAL="1",
                        ROOM_CLEANUP_EMBEDDED_INTERVAL="1")
     migrate(env)
     now = datetime.now(UTC)
@@ -40,12 +43,6 @@ def test_the_server_flushes_purges_and_deletes_idle_rooms_by_itself(tmp_path):
             db.execute(f"INSERT INTO telemetry_event ({EVENT_COLUMNS}) VALUES (?, ?, 'page_view', ?, 'unknown', "
                        "'unknown', 'unknown', 'unknown', 'other', 'other', '', '', '', '', '', '', '', '', "
                        "'', '', '', '', '', '')", (uuid.uuid4().hex, sql_time(now - age), device))
-        for _ in range(2):
-            db.execute("INSERT INTO telemetry_pendingevent (id, type, device, memory, cores, net, cache, browser, "
-                       "os, game, mode, cpu_level, result, move_count, duration, origin, step, outcome, reason, "
-                       "ttff, how, fps, failure) VALUES (?, 'page_view', 'buffered', 'unknown', 'unknown', "
-                       "'unknown', 'unknown', 'other', 'other', '', '', '', '', '', '', '', '', '', '', '', '', "
-                       "'', '')", (uuid.uuid4().hex,))
         idle_seat = {"holder": "human", "token": None, "user": None, "conns": {}, "away_since": None,
                      "cpu": False, "left": False, "seen": True}
         add_room(db, "idle", now - timedelta(days=2), [idle_seat, idle_seat])
@@ -54,8 +51,12 @@ def test_the_server_flushes_purges_and_deletes_idle_rooms_by_itself(tmp_path):
     server = start_daphne(tmp_path, env)
     try:
         server.wait_ready()
+        batch = {"events": [event("page_view")] * 2}
+        request = urllib.request.Request(f"{server.url}/telemetry/events", json.dumps(batch).encode(),
+                                         {"Content-Type": "application/json"})
+        assert json.loads(urllib.request.urlopen(request, timeout=10).read()) == {"stored": 2}
         deadline = time.monotonic() + 30
-        expected = ("telemetry flush stored 2 events", "telemetry purge removed 2 events",
+        expected = ("hourly flush stored 2 events", "telemetry purge removed 2 events",
                     "rooms cleanup removed 1 rooms")
         while not all(line in server.log() for line in expected) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -63,9 +64,8 @@ def test_the_server_flushes_purges_and_deletes_idle_rooms_by_itself(tmp_path):
             assert line in server.log()
         with sqlite3.connect(db_path) as db:
             devices = sorted(row[0] for row in db.execute("SELECT device FROM telemetry_event"))
-            assert devices == ["buffered", "buffered", "recent", "recent"]
-            assert db.execute("SELECT count(*) FROM telemetry_pendingevent").fetchone() == (0,)
-            hours = [row[0] for row in db.execute("SELECT received_at FROM telemetry_event WHERE device = 'buffered'")]
+            assert devices == ["desktop", "desktop", "recent", "recent"]
+            hours = [row[0] for row in db.execute("SELECT received_at FROM telemetry_event WHERE device = 'desktop'")]
             assert all(hour.endswith(":00:00") for hour in hours), hours
             assert sorted(row[0] for row in db.execute("SELECT id FROM games_room")) == ["fresh", "open-tab"]
             assert sorted(row[0] for row in db.execute("SELECT room_id FROM games_roomevent")) == ["fresh", "open-tab"]
@@ -80,9 +80,10 @@ def _threads_after_importing_the_asgi_app(env) -> str:
     return result.stdout
 
 
-def test_the_thread_runs_only_where_there_is_no_beat(tmp_path):
+def test_the_thread_runs_in_every_server_process_for_its_flush(tmp_path):
     env = embedded_env(tmp_path)
     assert "embedded-beat" in _threads_after_importing_the_asgi_app(env)
-    # Production (a broker, tasks not eager): Celery beat runs the tasks; no thread.
-    assert "embedded-beat" not in _threads_after_importing_the_asgi_app(
-        {**env, "CELERY_TASK_ALWAYS_EAGER": "0"})
+    # Production (a broker, tasks not eager): Celery beat runs the tasks, the thread the flush.
+    production = {**env, "CELERY_TASK_ALWAYS_EAGER": "0"}
+    assert "embedded-beat" in _threads_after_importing_the_asgi_app(production)
+    assert "embedded-beat" not in _threads_after_importing_the_asgi_app({**production, "TELEMETRY_FLUSH_INTERVAL": "0"})

@@ -73,3 +73,54 @@ def test_old_finished_games_lose_their_players_exact_times_counts_and_scores(old
     assert (game.moves, game.duration) == ("100-199", "1-3m")
     assert (game.started_at, game.finished_at) == (datetime(2026, 3, 1, 13, tzinfo=UTC),
                                                    datetime(2026, 3, 1, 14, tzinfo=UTC))
+
+
+BUFFERED = [("telemetry", "0002_unlinkable_storage"), ("games", "0012_gin_states_keep_previous_hands")]
+HELD_NO_MORE = [("telemetry", "0003_no_buffer_table"), ("games", "0013_finished_games_rewritten_shuffled")]
+
+
+@pytest.fixture
+def rows_written_as_they_came():
+    """Issue 35: before it, accepted events waited in a table and finished games were written
+    with the change that ended them, in the order they came."""
+    migrate(BUFFERED)
+    with connection.cursor() as cursor:
+        for n in range(12):
+            cursor.execute(
+                "INSERT INTO telemetry_pendingevent (id, type, device, memory, cores, net, cache, browser, os, "
+                "game, mode, cpu_level, result, move_count, duration, origin, step, outcome, reconnections, "
+                "reason, ttff, how, fps, failure) VALUES (%s, 'room_session', 'desktop', '8+', '3-4', '4g', "
+                "'part', 'chrome', 'linux', 'gin', '', '', '', '', '', '', '', '', %s, '', '', '', '', '')",
+                [models.UUIDField().get_db_prep_value(uuid.uuid4(), connection), n])
+            cursor.execute(
+                "INSERT INTO games_finishedgame (id, game, mode, options, cpu_level, moves, duration, started_at, "
+                "finished_at, seats, room_origin, reconnections) VALUES (%s, 'gin', 'cpu', '{}', 'easy', "
+                "'50-99', '3-10m', %s, %s, '[]', '', %s)",
+                [models.UUIDField().get_db_prep_value(uuid.uuid4(), connection),
+                 datetime(2026, 3, 1, 13, tzinfo=UTC), datetime(2026, 3, 1, 14, tzinfo=UTC), n])
+    keys = {table: {key for (key,) in query(f"SELECT id FROM {table}")}
+            for table in ("telemetry_pendingevent", "games_finishedgame")}
+    yield keys
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def query(sql: str) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return cursor.fetchall()
+
+
+def test_rows_written_as_they_came_are_written_again_at_once_shuffled_with_new_keys(rows_written_as_they_came):
+    migrate(HELD_NO_MORE)
+    assert "telemetry_pendingevent" not in connection.introspection.table_names()
+    physical = "ctid" if connection.vendor == "postgresql" else "rowid"
+    for table, where in (("telemetry_event", "WHERE type = 'room_session'"), ("games_finishedgame", "")):
+        stored = [n for (n,) in query(f"SELECT reconnections FROM {table} {where} ORDER BY {physical}")]
+        assert sorted(stored) == list(range(12)), table
+        assert stored != list(range(12)), f"{table} in {physical} order is in the order rows came"
+        keys = {key for (key,) in query(f"SELECT id FROM {table}")}
+        assert not keys & set().union(*rows_written_as_they_came.values()), table
+        if connection.vendor == "postgresql":
+            assert len(query(f"SELECT DISTINCT xmin::text FROM {table}")) == 1, table
+    hours = {hour for (hour,) in query("SELECT received_at FROM telemetry_event")}
+    assert len(hours) == 1 and all(str(hour).endswith(("00:00", "00:00+00:00")) for hour in hours), hours

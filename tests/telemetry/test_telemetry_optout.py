@@ -4,7 +4,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from telemetry.models import PendingEvent
+from telemetry.buffer import pending
 from telemetry.optout import user_opted_out
 from tests.telemetry.helpers import event
 
@@ -26,7 +26,7 @@ def test_it_stores_events_of_anonymous_visitors_and_of_players_who_left_it_on(cl
     assert post(client, {"events": [event()]}).json() == {"stored": 1}
     client.logout()
     assert post(client, {"events": [event()]}).json() == {"stored": 1}
-    assert PendingEvent.objects.count() == 2
+    assert len(pending.held()) == 2
 
 
 def test_it_drops_events_of_a_signed_in_player_who_turned_it_off(client, player):
@@ -35,15 +35,15 @@ def test_it_drops_events_of_a_signed_in_player_who_turned_it_off(client, player)
     response = post(client, {"events": [event()], "opt_in": True})
     assert response.status_code == 202
     assert response.json() == {"stored": 0, "dropped": "opted_out"}
-    assert PendingEvent.objects.count() == 0
+    assert len(pending.held()) == 0
 
 
 def test_it_treats_sec_gpc_as_off_unless_the_visitor_turned_it_on(client):
     response = post(client, {"events": [event()]}, HTTP_SEC_GPC="1")
     assert response.json() == {"stored": 0, "dropped": "gpc"}
-    assert PendingEvent.objects.count() == 0
+    assert len(pending.held()) == 0
     assert post(client, {"events": [event()], "opt_in": True}, HTTP_SEC_GPC="1").json() == {"stored": 1}
-    assert PendingEvent.objects.count() == 1
+    assert len(pending.held()) == 1
 
 
 def test_it_reads_the_account_flag_safely():

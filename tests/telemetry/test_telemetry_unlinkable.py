@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Max
 from django.test import Client
 
+from config import hourly_buffer
 from config.celery import app as celery_app
 from games.models import Room
 from games.rooms import service
@@ -30,10 +31,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WINDOWS = ((timedelta(seconds=10), timedelta(0)), (timedelta(hours=1), timedelta(hours=1)))
 
 
-def play_bozu_on_one_device(user) -> str:
-    """A whole game of Bozu Mekuri for two on one device, by a signed-in player; the page then
-    closes (its connection ends). Returns the room id."""
-    room, token = service.create_room("bozu", "local", {"players": 2})
+def play_bozu_on_one_device(user, options=None) -> str:
+    """A whole game of Bozu Mekuri (for two, unless ``options`` say otherwise) on one device, by a
+    signed-in player; the page then closes (its connection ends). Returns the room id."""
+    room, token = service.create_room("bozu", "local", options or {"players": 2})
     held = service.hello(room.id, token, user.pk).reply["seats"]
     while service.load(room.id).status != "finished":
         service.act(room.id, held, {"type": "flip"})
@@ -57,9 +58,11 @@ def send_page_statistics(client: Client, room_id: str) -> str:
 
 
 def run_the_hourly_beat_tasks(now=None):
-    """What Celery beat runs every hour (config/settings.py CELERY_BEAT_SCHEDULE); each app's
-    tasks are in its tasks module, which the worker finds by autodiscovery. ``now``: as if run
-    at that moment."""
+    """What runs every hour: the server process's flush of the statistics and finished games it
+    holds (config/hourly_buffer.py), and Celery beat's hourly tasks (config/settings.py
+    CELERY_BEAT_SCHEDULE); each app's tasks are in its tasks module, which the worker finds by
+    autodiscovery. ``now``: as if run at that moment."""
+    hourly_buffer.flush(now)
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         schedule = entry["schedule"]
         if isinstance(schedule, crontab) and len(schedule.hour) == 24:

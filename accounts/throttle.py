@@ -4,15 +4,20 @@ The digest is keyed with the deployment's SECRET_KEY (``salted_hmac``, one purpo
 a plain hash of an e-mail address could be matched against a list of addresses by anyone who
 reads the cache, this one means nothing without the secret.
 
-RESET_MAIL limits the reset e-mails sent to one address; accounts/signin_throttle.py counts
-sign-in failures per client address with the same class.
+accounts/signin_throttle.py counts sign-in failures per client address with this class.
+``seconds_to_wait`` applies the per-address limits of sign-ups and password-reset requests
+(config/rate_limit.py's windows).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils.crypto import salted_hmac
+
+from config import rate_limit
+from config.client_address import client_network
 
 
 @dataclass(frozen=True)
@@ -43,8 +48,10 @@ class Throttle:
         if self.sliding:
             cache.touch(key, self.window_seconds)
 
-    def clear(self, subject: str) -> None:
-        cache.delete(self._key(subject))
 
-
-RESET_MAIL = Throttle("reset-mails", limit=3, window_seconds=60 * 60)
+def seconds_to_wait(setting: str, request) -> int:
+    """Counts this request against the per-address limit of ``setting`` (SIGN_UPS_PER_ADDRESS,
+    PASSWORD_RESETS_PER_ADDRESS): 0 when it is admitted, else the whole seconds until it would
+    be (its Retry-After; then nothing is counted)."""
+    limit = rate_limit.Limit.from_rates(setting.lower().replace("_", "-"), getattr(settings, setting))
+    return rate_limit.hit((limit, client_network(request)))

@@ -8,14 +8,21 @@ from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.engines.base import GameError
 
-from . import deletion, language, leaderboard, signin_throttle
+from . import deletion, language, leaderboard, signin_throttle, throttle
 from .charts import results_chart
 from .export import export_data
-from .forms import DeleteAccountForm, PrivacyForm, SignUpForm, ThrottledPasswordResetForm
+from .forms import (
+    CountedPasswordChangeForm,
+    DeleteAccountForm,
+    PasswordResetRequestForm,
+    PrivacyForm,
+    SignUpForm,
+)
 from .models import Profile
 from .stats import player_stats
 
@@ -28,21 +35,44 @@ def _safe_next(request, default: str) -> str:
     return default
 
 
+def _too_many(form, seconds: int, message: str):
+    """Puts the refusal of a per-address limit on the form: its page is then answered 429."""
+    minutes = max(1, -(-seconds // 60))
+    form.add_error(None, message % {"minutes": minutes})
+    form.retry_after = seconds
+
+
+def _refused(response, form):
+    """429 with Retry-After for a form refused by a limit (``_too_many``), else 400."""
+    seconds = getattr(form, "retry_after", None)
+    response.status_code = 429 if seconds else 400
+    if seconds:
+        response["Retry-After"] = str(seconds)
+    return response
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("accounts:me")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # Named because several backends are configured (the throttles are the others).
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()})
-        response = redirect(_safe_next(request, reverse("accounts:me")))
-        language.apply_on_sign_in(request, user, response)
-        return response
-    return render(request, "accounts/signup.html",
-                  {"form": form, "next": _safe_next(request, "")},
-                  status=400 if form.errors else 200)
+        wait = throttle.seconds_to_wait("SIGN_UPS_PER_ADDRESS", request)
+        if wait:
+            _too_many(form, wait, ngettext(
+                "Too many new accounts from your network. Please try again in %(minutes)d minute.",
+                "Too many new accounts from your network. Please try again in %(minutes)d minutes.",
+                -(-wait // 60)))
+        else:
+            user = form.save()
+            # Named because several backends are configured (the throttles are the others).
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()})
+            response = redirect(_safe_next(request, reverse("accounts:me")))
+            language.apply_on_sign_in(request, user, response)
+            signin_throttle.remember_device(response, user)
+            return response
+    response = render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request, "")})
+    return _refused(response, form) if form.errors else response
 
 
 class SignInView(auth_views.LoginView):
@@ -54,6 +84,7 @@ class SignInView(auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         language.apply_on_sign_in(self.request, form.get_user(), response)
+        signin_throttle.remember_device(response, form.get_user())
         return response
 
     def form_invalid(self, form):
@@ -63,20 +94,48 @@ class SignInView(auth_views.LoginView):
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
+    """The current password is checked as a sign-in is (forms.PasswordCheckedLikeSignIn)."""
+
+    form_class = CountedPasswordChangeForm
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:password_change_done")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
 
     def form_valid(self, form):
         messages.success(self.request, _("Your new password is saved."))
         return super().form_valid(form)
 
+    def form_invalid(self, form):
+        return _locked(super().form_invalid(form), form)
+
+
+def _locked(response, form):
+    """429 with Retry-After when the password check was refused by the lock."""
+    if form.locked:
+        response.status_code = 429
+        response["Retry-After"] = str(signin_throttle.lock_seconds())
+    return response
+
 
 class PasswordResetView(auth_views.PasswordResetView):
-    form_class = ThrottledPasswordResetForm
+    """At most PASSWORD_RESETS_PER_ADDRESS requests from one client address, whatever e-mail
+    address they name; the mails go out from a task (forms.PasswordResetRequestForm)."""
+
+    form_class = PasswordResetRequestForm
     template_name = "accounts/password_reset.html"
-    email_template_name = "accounts/password_reset_email.txt"
-    subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        wait = throttle.seconds_to_wait("PASSWORD_RESETS_PER_ADDRESS", self.request)
+        if wait:
+            _too_many(form, wait, ngettext(
+                "Too many password resets asked from your network. Please try again in %(minutes)d minute.",
+                "Too many password resets asked from your network. Please try again in %(minutes)d minutes.",
+                -(-wait // 60)))
+            return _refused(self.form_invalid(form), form)
+        return super().form_valid(form)
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
@@ -84,9 +143,11 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("accounts:password_reset_complete")
 
     def form_valid(self, form):
-        # Whoever can read the account's e-mail may sign in again at once, from anywhere.
+        # Whoever can read the account's e-mail may sign in again at once, from anywhere, and
+        # this browser is the owner's from now on (a device cookie).
         response = super().form_valid(form)
         signin_throttle.lift_username_lock(form.user.get_username())
+        signin_throttle.remember_device(response, form.user)
         return response
 
 
@@ -121,7 +182,7 @@ def export(request):
 
 @login_required
 def delete_account(request):
-    form = DeleteAccountForm(request.user, request.POST or None)
+    form = DeleteAccountForm(request.user, request, request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -136,7 +197,7 @@ def delete_account(request):
             logout(request)
             return redirect("accounts:deleted")
     elif form.errors:
-        status = 400
+        return _locked(render(request, "accounts/delete.html", {"form": form}, status=400), form)
     return render(request, "accounts/delete.html", {"form": form}, status=status)
 
 

@@ -1,7 +1,10 @@
 """The address of the client behind a request: what every per-address limit counts by.
 
 Never stored or logged: the limits keep only keyed digests of it (rooms: config/rate_limit.py;
-statistics: telemetry/ratelimit.py; sign-in: accounts/signin_throttle.py).
+statistics: telemetry/ratelimit.py; sign-in, sign-up, password resets: accounts/).
+
+Every limit counts ``network_of`` the address: an IPv6 client holds a whole /64 and may use any
+address in it, so the /64 is one client (``client_network`` for a request).
 
 Behind ``CLIENT_PROXY_HOPS`` trusted proxies (the environment's ``TELEMETRY_PROXY_HOPS``: the
 number of proxies in front of Daphne that append to X-Forwarded-For), the client is that many
@@ -10,6 +13,8 @@ claimed, so a forged header gains it nothing. With fewer entries than that (a re
 not come through every proxy) the peer's own address counts.
 """
 from __future__ import annotations
+
+import ipaddress
 
 from django.conf import settings
 
@@ -35,3 +40,21 @@ def _behind_proxies(forwarded_for: str, peer: str) -> str:
         if len(forwarded) >= hops:
             return forwarded[-hops]
     return peer
+
+
+def network_of(address: str) -> str:
+    """What a limit counts for a client address: an IPv4 address itself, an IPv6 address's /64."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # no address (a Unix socket) or a proxy's odd entry: counted as it is
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:  # an IPv4 client on a dual-stack socket
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+
+
+def client_network(request) -> str:
+    """``network_of`` the request's client: the subject of every per-address limit."""
+    return network_of(client_address(request))

@@ -14,7 +14,7 @@ secret; they expire with their window (rotating SECRET_KEY starts every count af
 When the cache cannot be reached the request is admitted and a warning logged: an outage of
 the counters should not stop people from playing.
 
-To consolidate: accounts/throttle.py's Throttle (sign-in failures per address, reset e-mails)
+To consolidate: accounts/throttle.py's Throttle (sign-in failures per address)
 keeps counts the same way (add-then-incr windows under salted_hmac keys) but checks and counts
 in two calls, since it counts failures after the fact; it can become a Limit here with a
 check-only call beside ``hit``.
@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -43,6 +44,11 @@ class Window:
 class Limit:
     name: str  # what is counted, e.g. "rooms-per-address"; part of every key
     windows: tuple[Window, ...]
+
+    @classmethod
+    def from_rates(cls, name: str, rates: Iterable[tuple[int, int]]) -> Limit:
+        """From a setting read by config/env.py's ``env_rates``: ((count, seconds), ...)."""
+        return cls(name, tuple(Window(count, seconds) for count, seconds in rates))
 
 
 def hit(*checks: tuple[Limit, str]) -> int:

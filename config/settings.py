@@ -211,6 +211,11 @@ for _name, _value in (("SIGN_IN_FAILURES_PER_USERNAME", AXES_FAILURE_LIMIT),
                       ("SIGN_IN_LOCK_MINUTES", AXES_COOLOFF_TIME.total_seconds() // 60)):
     if _value < 1:
         raise ConfigError(f"{_name} must be 1 or more, got {_value:g}")
+# Per client address (an IPv6 client's /64), in the shared cache (config/rate_limit.py): accounts
+# made, and password-reset requests (counted whatever the address, so a stranger cannot spend an
+# account's allowance and the answer tells nothing). Beyond them 429 with Retry-After.
+SIGN_UPS_PER_ADDRESS = env_rates("SIGN_UPS_PER_ADDRESS", "10/hour,50/day")
+PASSWORD_RESETS_PER_ADDRESS = env_rates("PASSWORD_RESETS_PER_ADDRESS", "5/hour,20/day")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_FORM_FIELD = "username"  # the site's form and the admin's
 # Axes gets keyed digests instead of the address and the username, so nothing it keeps or

@@ -36,11 +36,19 @@ TEST_BACKEND = _choice
 # inherit this too (tests/live.py copies the environment); the room-limit tests
 # (tests/rooms/test_it_limits_room_creation.py) give theirs the production defaults.
 os.environ["ROOMS_PER_ADDRESS"] = os.environ["ROOMS_PER_ACCOUNT"] = "1000000/minute"
+# The same for accounts and password resets (tests/accounts/test_accounts_signup.py and
+# test_accounts_reset_throttle.py set their own limits).
+os.environ["SIGN_UPS_PER_ADDRESS"] = os.environ["PASSWORD_RESETS_PER_ADDRESS"] = "1000000/minute"
 
 from .settings import *  # noqa: E402,F401,F403
 from .settings import CACHES, DATABASES  # noqa: E402  (named: they are changed below)
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests
+
+# Celery tasks called from a request in this process run where they are called, as in the
+# embedded default, so a test reads their work (a password-reset mail) at once. The servers
+# the suite starts read their own environment: on Redis their tasks wait for a worker.
+CELERY_TASK_ALWAYS_EAGER = True
 
 # Parallel runs on one machine (several developers, or a run beside a bench) can each take
 # their own test database name.

@@ -2,7 +2,11 @@
 GET /api/games lists the games as the menus and the room page know them (games/specs.py).
 
 Creating a room is exempt from CSRF: it changes nothing for the visitor's account (the signed-in
-user is bound to a seat only over the WebSocket, from the session), and bots call it too.
+user is bound to a seat only over the WebSocket, from the session), and bots call it too. It
+does count against the visitor's room allowance, though, so it takes only
+``Content-Type: application/json``: a browser sends that cross-site only after a CORS preflight,
+which this site never grants, so another page cannot spend a visitor's allowance with a form or a
+``text/plain`` fetch.
 
 A ``seed`` makes the room reproducible (the same deals and CPU moves for the same actions), for
 testing a client. Only a development server (DEBUG) or a staff account may ask for one: with a
@@ -40,6 +44,9 @@ async def _may_seed(request) -> bool:
 @csrf_exempt
 @require_POST
 async def create_room(request):
+    if request.content_type != "application/json":
+        return _error(415, "unsupported_media_type",
+                      "The request body must be JSON, sent with Content-Type: application/json.")
     if len(request.body) > MAX_BODY_BYTES:
         return _error(413, "too_large", f"The request body may be at most {MAX_BODY_BYTES} bytes.")
     try:

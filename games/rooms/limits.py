@@ -7,38 +7,20 @@ ROOMS_PER_ACCOUNT (README); the counts live in the shared cache (config/rate_lim
 """
 from __future__ import annotations
 
-import ipaddress
 import math
-from collections.abc import Iterable
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils.translation import ngettext
 
 from config import rate_limit
-
-
-def _limit(name: str, rates: Iterable[tuple[int, int]]) -> rate_limit.Limit:
-    return rate_limit.Limit(name, tuple(rate_limit.Window(count, seconds) for count, seconds in rates))
-
-
-def _network(address: str) -> str:
-    """An IPv6 client holds a whole /64 and may use any address in it: the /64 is counted."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:  # no address (a Unix socket) or a proxy's odd entry: counted as it is
-        return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:  # an IPv4 client on a dual-stack socket
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+from config.client_address import network_of
 
 
 def _seconds_to_wait(address: str, user_id: int | None) -> int:
-    checks = [(_limit("rooms-per-address", settings.ROOMS_PER_ADDRESS), _network(address))]
+    checks = [(rate_limit.Limit.from_rates("rooms-per-address", settings.ROOMS_PER_ADDRESS), network_of(address))]
     if user_id is not None:
-        checks.append((_limit("rooms-per-account", settings.ROOMS_PER_ACCOUNT), str(user_id)))
+        checks.append((rate_limit.Limit.from_rates("rooms-per-account", settings.ROOMS_PER_ACCOUNT), str(user_id)))
     return rate_limit.hit(*checks)
 
 

@@ -2,11 +2,12 @@
 across usernames, lifted by a password reset; 429 with Retry-After, no address kept."""
 import logging
 import re
+import secrets
 import time
 from datetime import timedelta
 
 import pytest
-from accounts_testlib import PASSWORD, unique_address
+from accounts_testlib import PASSWORD, addresses_in_one_64, unique_address
 from asgiref.sync import sync_to_async
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib.auth.models import User
@@ -14,8 +15,6 @@ from django.core import mail
 from django.core.cache import cache
 from django.db import connections
 from django.test import AsyncClient, Client
-
-from accounts import throttle
 
 LOGIN = "/accounts/login/"
 NEW_PASSWORD = "another long passphrase"
@@ -98,7 +97,6 @@ def test_an_address_stays_locked_while_it_keeps_trying_then_the_window_passes(cl
 
 
 def reset_password(client, email, new_password):
-    throttle.RESET_MAIL.clear(email)  # its count outlives earlier tests in the shared cache
     mail.outbox.clear()
     client.post("/accounts/password/reset/", {"email": email})
     link = re.search(r"https?://[^/\s]+(/accounts/password/reset/[^\s]+/)", mail.outbox[0].body).group(1)
@@ -174,3 +172,106 @@ async def test_the_lock_holds_through_the_asgi_handler_daphne_serves(settings):
             assert_locked(response, settings)
     finally:
         await sync_to_async(connections.close_all)()
+
+
+# ---- issue 35, finding 6: what the limits count ---------------------------------------------
+
+
+@pytest.fixture
+def ann(make_user):
+    """A player whose name no earlier test used: a reset's lifted lock outlives its test in the
+    shared cache (Redis) for the lock's whole window."""
+    name = f"ann{secrets.token_hex(4)}"
+    return make_user(name, email=f"{name}@example.com")
+
+
+def sign_out(client) -> None:
+    # As the site's button does: the test client's logout() would drop every cookie too.
+    assert client.post("/accounts/logout/").status_code == 302
+
+
+def spray(address: str, settings) -> None:
+    """A stranger at ``address`` guesses across usernames until the address is locked."""
+    stranger = Client(REMOTE_ADDR=address)
+    for number in range(settings.SIGN_IN_FAILURES_PER_ADDRESS):
+        sign_in(stranger, f"nobody{number}", "guess")
+    assert_locked(sign_in(stranger, "nobody", "guess"), settings)
+
+
+def test_an_ipv6_client_is_one_address_across_its_64(ann, make_user, settings):
+    make_user("bob")
+    addresses = addresses_in_one_64(settings.SIGN_IN_FAILURES_PER_ADDRESS + 1)
+    for number, address in enumerate(addresses[:-1]):
+        assert sign_in(Client(REMOTE_ADDR=address), f"nobody{number}", "guess").status_code == 400
+    assert_locked(sign_in(Client(REMOTE_ADDR=addresses[-1]), "bob", PASSWORD), settings)
+
+
+def test_a_browser_that_signed_in_before_is_counted_apart_from_the_address(ann, settings):
+    # The owner signed in at school once; a stranger there then locks the school's address,
+    # and her name at that address too.
+    school = unique_address()
+    owner = Client(REMOTE_ADDR=school)
+    assert sign_in(owner, ann.username, PASSWORD).status_code == 302
+    sign_out(owner)
+    spray(school, settings)
+    stranger = Client(REMOTE_ADDR=school)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        sign_in(stranger, ann.username, "guess")
+    # The owner's browser carries its device cookie: counted apart, it signs in.
+    response = sign_in(owner, ann.username, PASSWORD)
+    assert response.status_code == 302 and owner.session["_auth_user_id"] == str(ann.id)
+    # Guessing stays locked: the stranger's browser, even with the right password.
+    assert_locked(sign_in(stranger, ann.username, PASSWORD), settings)
+    # The cookie is for ann alone: the owner's browser is the school's address for others.
+    sign_out(owner)
+    assert_locked(sign_in(owner, "bob", PASSWORD), settings)
+    # Its own failures lock only that browser.
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        sign_in(owner, ann.username, "typo")
+    assert_locked(sign_in(owner, ann.username, PASSWORD), settings)
+    # A cookie made up (or another site's) counts for nothing.
+    forged = Client(REMOTE_ADDR=school)
+    forged.cookies["signin_device"] = owner.cookies["signin_device"].value.replace(":", ":0", 1)
+    assert_locked(sign_in(forged, ann.username, PASSWORD), settings)
+
+
+def test_a_password_reset_lifts_the_address_lock_for_that_account_only(ann, make_user, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    make_user("bob")
+    school = unique_address()
+    spray(school, settings)
+    laptop = Client(REMOTE_ADDR=school)
+    assert_locked(sign_in(laptop, ann.username, PASSWORD), settings)
+    reset_password(Client(REMOTE_ADDR=unique_address()), ann.email, NEW_PASSWORD)  # a phone
+    response = sign_in(laptop, ann.username, NEW_PASSWORD)
+    assert response.status_code == 302 and laptop.session["_auth_user_id"] == str(ann.id)
+    # Every other account stays locked at that address, and guessing her password there
+    # locks her name again after the username's own count.
+    assert_locked(sign_in(Client(REMOTE_ADDR=school), "bob", PASSWORD), settings)
+    stranger = Client(REMOTE_ADDR=school)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert sign_in(stranger, ann.username, "guess").status_code == 400
+    assert_locked(sign_in(stranger, ann.username, "guess"), settings)
+
+
+@pytest.mark.parametrize("page, fields", [
+    ("/accounts/password/change/", lambda password: {
+        "old_password": password, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}),
+    ("/accounts/me/delete/", lambda password: {"password": password}),
+])
+def test_a_signed_in_password_check_counts_like_a_sign_in(ann, settings, page, fields):
+    # A stolen session cannot guess the password either: the failures are the sign-in's.
+    thief = Client(REMOTE_ADDR=unique_address())
+    thief.force_login(ann)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert thief.post(page, fields("guess")).status_code in (200, 400)
+    response = thief.post(page, fields("guess"))
+    assert response.status_code == 429
+    assert response["Retry-After"] == str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    assert b"Too many wrong passwords" in response.content
+    assert thief.post(page, fields(PASSWORD)).status_code == 429  # the right one too
+    ann.refresh_from_db()
+    assert ann.check_password(PASSWORD)
+    # The same count as the sign-in page's: her name is locked there at that address.
+    thief.logout()
+    assert_locked(sign_in(thief, ann.username, PASSWORD), settings)

@@ -1,5 +1,6 @@
-from accounts_testlib import PASSWORD
+from accounts_testlib import PASSWORD, addresses_in_one_64, unique_address
 from django.contrib.auth.models import User
+from django.test import Client
 
 
 def test_it_creates_the_account_and_signs_in(client, db):
@@ -51,3 +52,22 @@ def test_it_refuses_a_post_without_the_csrf_token(db):
         "/accounts/signup/", {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD})
     assert response.status_code == 403
     assert not User.objects.exists()
+
+
+def test_it_limits_new_accounts_per_address_counting_an_ipv6_64_as_one(db, settings):
+    # Issue 35, finding 6: sign-up had no limit at all.
+    settings.SIGN_UPS_PER_ADDRESS = ((2, 3600),)
+    first, second, third = (Client(REMOTE_ADDR=address) for address in addresses_in_one_64(3))
+    for number, client in enumerate((first, second)):
+        response = client.post("/accounts/signup/", {"username": f"made{number}", "password1": PASSWORD,
+                                                      "password2": PASSWORD})
+        assert response.status_code == 302
+    response = third.post("/accounts/signup/", {"username": "made2", "password1": PASSWORD,
+                                                 "password2": PASSWORD})
+    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 3600
+    assert b"Too many new accounts from your network" in response.content
+    assert not User.objects.filter(username="made2").exists()
+    # Another address may.
+    response = Client(REMOTE_ADDR=unique_address()).post(
+        "/accounts/signup/", {"username": "made2", "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 302

@@ -26,6 +26,7 @@ from games.models import Room
 from telemetry import schema
 from telemetry.buffer import pending
 from telemetry.ingest import limiter
+from tests.accounts.accounts_testlib import unique_address
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the rooms API writes from its own threads
 
@@ -97,10 +98,13 @@ def _create_room(client, body: bytes, content_type: str):
         summary = client.get(f"/api/rooms/{answer['room_id']}")
         assert summary.status_code == 200 and "seat_token" not in summary.content.decode()
         return answer
-    # A refusal is one of the documented codes and creates nothing.
-    assert response.status_code in (400, 413), response.content
+    # A refusal is one of the documented codes and creates nothing; only a JSON body is read.
+    assert response.status_code in (400, 413, 415), response.content
+    # (The test client sends no Content-Type with an empty body.)
+    assert (response.status_code == 415) == (not body or content_type.split(";")[0] != "application/json")
     error = response.json()["error"]
-    assert error["code"] in (ROOM_ERRORS if response.status_code == 400 else {"too_large"}), error
+    assert error["code"] in {400: ROOM_ERRORS, 413: {"too_large"},
+                             415: {"unsupported_media_type"}}[response.status_code], error
     assert Room.objects.count() == before
     return None
 
@@ -205,7 +209,9 @@ def form_data(fields, real=()):
 
 def _signed_in(username: str, password: str = PASSWORD) -> tuple[Client, User]:
     user = User.objects.create_user(username, password=password, email=f"{username}@example.com")
-    client = Client()
+    # From an address of its own: wrong passwords are counted per address as sign-ins are, and
+    # the earlier examples' would lock the later ones out.
+    client = Client(REMOTE_ADDR=unique_address())
     client.force_login(user)
     return client, user
 

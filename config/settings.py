@@ -69,7 +69,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: turns a locked-out sign-in into its 429 (accounts/signin_throttle.py).
     "axes.middleware.AxesMiddleware",
 ]

@@ -113,25 +113,46 @@ def current_board(viewer_id: int | None = None) -> Board:
 
 
 def _rankings(records) -> dict[str, Rankings]:
-    """Every setting's first games in either order, in one query: two windows number each
-    setting's games and only rows within BOARD_LENGTH of either are fetched."""
-    ranked = solo_records(records).annotate(
+    """Every setting's first players in either order, each once with their best game, in one
+    query: two windows over each player's games of a setting pick their best in either order,
+    and two windows number those bests per setting. A player has at most two bests, so an
+    order's first BOARD_LENGTH players are among its first 2 x BOARD_LENGTH rows: only those
+    are fetched, and each player keeps their first place in each order."""
+    solo = solo_records(records)
+    own = solo.annotate(
+        own_by_flips=Window(RowNumber(), partition_by=[F("options"), F("user_id")], order_by=BY_FLIPS),
+        own_by_time=Window(RowNumber(), partition_by=[F("options"), F("user_id")], order_by=BY_TIME))
+    bests = own.filter(Q(own_by_flips=1) | Q(own_by_time=1)).values("id")
+    ranked = solo.filter(id__in=bests).annotate(
         by_flips=Window(RowNumber(), partition_by=[F("options")], order_by=BY_FLIPS),
         by_time=Window(RowNumber(), partition_by=[F("options")], order_by=BY_TIME))
-    rows = (ranked.filter(Q(by_flips__lte=BOARD_LENGTH) | Q(by_time__lte=BOARD_LENGTH))
+    fetched = 2 * BOARD_LENGTH
+    rows = (ranked.filter(Q(by_flips__lte=fetched) | Q(by_time__lte=fetched))
             .values_list("options", "user_id", "failed_flips", "duration_seconds",
                          "by_flips", "by_time"))
     placed: dict[str, dict[str, dict[int, Entry]]] = {}
     for options, user_id, failed_flips, duration, by_flips, by_time in rows:
         orders = placed.setdefault(json.dumps(options, sort_keys=True), {"flips": {}, "time": {}})
         entry = Entry(user_id, failed_flips, duration)
-        if by_flips <= BOARD_LENGTH:
+        if by_flips <= fetched:
             orders["flips"][by_flips] = entry
-        if by_time <= BOARD_LENGTH:
+        if by_time <= fetched:
             orders["time"][by_time] = entry
-    return {setting: Rankings(fewest_flips=[orders["flips"][n] for n in sorted(orders["flips"])],
-                              fastest=[orders["time"][n] for n in sorted(orders["time"])])
+    return {setting: Rankings(fewest_flips=_one_place_each(orders["flips"]),
+                              fastest=_one_place_each(orders["time"]))
             for setting, orders in placed.items()}
+
+
+def _one_place_each(numbered: dict[int, Entry]) -> list[Entry]:
+    """The first BOARD_LENGTH players in the order numbered, each at their first place only."""
+    seen: set[int] = set()
+    firsts = []
+    for number in sorted(numbered):
+        entry = numbered[number]
+        if entry.user_id not in seen:
+            seen.add(entry.user_id)
+            firsts.append(entry)
+    return firsts[:BOARD_LENGTH]
 
 
 def _setting_order(options: dict):

@@ -12,12 +12,17 @@ game keeps its own result and record: the session is only the room's running sum
 
 The session also keeps each game's duration (from its first move to its end) and winner, so
 that friends can race: the fastest win of the session is the quickest game that ended with a
-winner on the table (a draw, or a win by the other's resignation, is no race won).
+winner on the table (a draw, or a win by the other's resignation, is no race won). Only the
+latest ``PLAYED_KEPT`` games are kept (they go with every state), the fastest win apart.
 """
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
+
+# The games whose time and winner a session keeps and sends with every state: the latest ones
+# (the fastest win is kept apart, so it outlives them).
+PLAYED_KEPT = 30
 
 
 def new_session(players: int) -> dict[str, Any]:
@@ -32,18 +37,21 @@ def add_game(session: dict[str, Any] | None, pairs: list[int], against: list[lis
     players = len(pairs)
     if not session:  # a room made before sessions
         session = new_session(players)
+    number = session["games"] + 1
+    game = {"game": number, "seconds": round(seconds, 1), "winner": None if draw else min(winners)}
+    fastest = session.get("fastest_win")
+    # A race is won on the table: a draw, or a win by the other's resignation, wins none.
+    if game["winner"] is not None and not resigned and (fastest is None or game["seconds"] < fastest["seconds"]):
+        fastest = game
     return {
-        "games": session["games"] + 1,
+        "games": number,
         "pairs": [session["pairs"][s] + pairs[s] for s in range(players)],
         "wins": [session["wins"][s] + (not draw and s in winners) for s in range(players)],
         "against": [[session["against"][s][o] + against[s][o] for o in range(players)]
                     for s in range(players)],
         # A session kept from before durations were kept lists only the games since.
-        "played": [*session.get("played", []), {
-            "seconds": round(seconds, 1),
-            "winner": None if draw else min(winners),
-            "resigned": resigned,
-        }],
+        "played": [*session.get("played", []), game][-PLAYED_KEPT:],
+        "fastest_win": fastest,
     }
 
 
@@ -70,11 +78,5 @@ def public(session: dict[str, Any] | None) -> dict[str, Any] | None:
     """What every connection is sent (nothing in a session is secret)."""
     if not session:
         return None
-    played = session.get("played", [])
-    first = session["games"] - len(played) + 1  # the number of the first game with a duration
-    games = [{"game": first + index, "seconds": game["seconds"], "winner": game["winner"]}
-             for index, game in enumerate(played)]
-    races = [game for game, kept in zip(games, played, strict=True)
-             if game["winner"] is not None and not kept["resigned"]]
-    fastest = min(races, key=lambda game: game["seconds"]) if races else None
-    return {"games": session["games"], "standings": standings(session), "played": games, "fastest_win": fastest}
+    return {"games": session["games"], "standings": standings(session),
+            "played": session.get("played", []), "fastest_win": session.get("fastest_win")}

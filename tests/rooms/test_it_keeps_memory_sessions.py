@@ -205,3 +205,13 @@ def test_a_session_from_before_durations_numbers_its_new_games_after_the_old_one
     shown = sessions.public(session)
     assert shown["games"] == 3 and shown["played"] == [{"game": 3, "seconds": 70, "winner": 0}]
     assert shown["fastest_win"] == {"game": 3, "seconds": 70, "winner": 0}
+
+
+def test_a_long_session_keeps_its_latest_games_and_its_fastest_win_for_ever():
+    session = sessions.new_session(2)
+    for number in range(1, sessions.PLAYED_KEPT + 6):
+        seconds = 10.0 if number == 2 else 60.0 + number
+        session = sessions.add_game(session, [7, 5], [[0, 0], [0, 0]], [0], False, seconds)
+    shown = sessions.public(session)
+    assert [game["game"] for game in shown["played"]] == list(range(6, sessions.PLAYED_KEPT + 6))
+    assert shown["fastest_win"] == {"game": 2, "seconds": 10.0, "winner": 0}

@@ -485,6 +485,7 @@ function renderResult(force = false) {
   });
   const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view, result) : null;
   const standings = sessionStandings();
+  const best = room.mode === "solo" && Number.isInteger(result.failed_flips) ? personalBest(result.failed_flips) : null;
   const buttons = allowed().play_again ? afterGameButtons("result") : [
     h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
   ];
@@ -498,11 +499,35 @@ function renderResult(force = false) {
         h("th", {scope: "col"}, pairs ? gettext("Pairs") : gettext("Score")))),
       h("tbody", {}, rows)),
     extra,
+    best ? h("p", {class: "result-note personal-best", id: "personal-best"}, best) : null,
     standings,
     h("div", {class: "result-buttons"}, buttons,
       button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"}))));
   box.hidden = resultHidden;
   if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});
+}
+
+// A solo game's fewest failed flips on this device, per set of options: a result that beats it
+// says so, also when its page is opened again (the best remembers the room that set it).
+function personalBest(flips) {
+  const key = `solo-best:${JSON.stringify(room.options)}`;
+  let stored;
+  try {
+    stored = JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    stored = null;  // storage refused, or not what this page wrote
+  }
+  let beaten = false;
+  if (stored && stored.room === room.id) beaten = stored.beaten;
+  else if (!stored || flips < stored.flips) {
+    beaten = Boolean(stored);
+    try {
+      localStorage.setItem(key, JSON.stringify({flips, room: room.id, beaten}));
+    } catch {
+      // Storage refused (private mode): no best is kept.
+    }
+  }
+  return beaten ? fmt(ngettext("New personal best: %(n)s failed flip.", "New personal best: %(n)s failed flips.", flips), {n: flips}) : null;
 }
 
 // The session's standings under the game's own result: the highest running total first, a tie

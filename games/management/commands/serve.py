@@ -9,14 +9,17 @@ deadline for each request's head (``HTTP_HEADER_TIMEOUT``).
 """
 import ipaddress
 import os
+from typing import Any
 
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from twisted.internet import reactor
+from twisted.internet import reactor as twisted_reactor
 
 APPLICATION = "config.asgi:application"
+# Twisted's interfaces declare their methods without ``self``, which mypy cannot read.
+reactor: Any = twisted_reactor
 
 
 def limit_head_time(channel, seconds: float) -> None:

@@ -24,18 +24,22 @@ reactor: Any = twisted_reactor
 
 def limit_head_time(channel, seconds: float) -> None:
     """Aborts the connection of a Twisted ``HTTPChannel`` whose request line and headers take
-    longer than ``seconds`` to arrive, counted from the connection's start or the end of its
-    previous request. Twisted only closes a connection idle for a minute, so a client that sent
-    a byte of header every few seconds held a connection (and its memory) for as long as it
-    liked; HAProxy cuts such clients after its own ``timeout http-request``, but nothing did
-    where Daphne is reached directly. The request's body and the application's answer are not
-    limited by it, nor a WebSocket once upgraded (its head is complete by then)."""
+    longer than ``seconds`` to arrive, counted from the request's first byte. Twisted only
+    closes a connection idle for a minute, so a client that sent a byte of header every few
+    seconds held a connection (and its memory) for as long as it liked; HAProxy cuts such
+    clients after its own ``timeout http-request``, but nothing did where Daphne is reached
+    directly. A kept-alive connection waiting for its next request is left to Twisted's idle
+    minute (a balancer reuses such connections), and neither the request's body, nor the
+    application's answer, nor a WebSocket once upgraded (its head is complete by then) is
+    limited by it."""
     timer = None
+    awaiting_head = True
 
-    def start():
+    def data_received(data, original=channel.dataReceived):
         nonlocal timer
-        if timer is None:
+        if awaiting_head and timer is None:
             timer = reactor.callLater(seconds, lambda: channel.transport and channel.transport.abortConnection())
+        original(data)
 
     def cancel():
         nonlocal timer
@@ -44,21 +48,24 @@ def limit_head_time(channel, seconds: float) -> None:
         timer = None
 
     def all_headers_received(original=channel.allHeadersReceived):
+        nonlocal awaiting_head
+        awaiting_head = False
         cancel()
         original()
 
     def request_done(request, original=channel.requestDone):
+        nonlocal awaiting_head
+        awaiting_head = True  # the next request on this kept-alive connection has as long
         original(request)
-        start()  # the next request on this kept-alive connection has as long for its head
 
     def connection_lost(reason, original=channel.connectionLost):
         cancel()
         original(reason)
 
+    channel.dataReceived = data_received
     channel.allHeadersReceived = all_headers_received
     channel.requestDone = request_done
     channel.connectionLost = connection_lost
-    start()
 
 
 class HeadTimeoutServer(Server):

@@ -19,7 +19,13 @@ RENDER = """async ([game, view, names, colours]) => {
   const seats = view.seat === null ? [] : [view.seat];
   const ctx = {
     surface: document.getElementById('table-surface'), panel: document.getElementById('game-panel'),
-    table: null, seatName: (seat) => names[seat], seatColour: (seat) => colours[seat],
+    // The table as the renderers use it: its frame, and its surface's size (left as it is).
+    table: {viewport: document.getElementById('table-viewport'), setSurfaceSize: () => {}, onFit: () => {}},
+    seatName: (seat) => names[seat], seatColour: (seat) => colours[seat],
+    isYou: (seat) => seats.includes(seat),
+    say: (seat, forYou, forOthers, values = {}) => (seats.includes(seat) ? forYou : forOthers)
+      .replace(/%\\((\\w+)\\)s/g, (_, key) => (key === 'name' ? names[seat] : values[key])),
+    refuse: () => {},
     room: {you: {seats}, mode: 'cpu', seats: names.map((name, seat) => ({seat, name}))}, view,
     homeSeat: view.seat === null ? 0 : view.seat,
     canAct: () => view.current_player !== null && seats.includes(view.current_player)

@@ -42,7 +42,7 @@ def test_the_result_waits_for_the_player_against_the_cpu_and_earlier_hands_stay(
     start_from_menu(page, site, "gin", "cpu", {"target": 1000}, level="easy")
     player = Reader(page, frames, use_table=False)
     ended = play_until_hand_over([player], lambda _: frames, 1)
-    sheet = page.locator("#gin-handover")
+    sheet = page.locator(".gin-handover")
     sheet.wait_for(state="visible")
     page.wait_for_timeout(READING)
     # Still there, and the CPU has not been dealt the next hand meanwhile.
@@ -50,11 +50,11 @@ def test_the_result_waits_for_the_player_against_the_cpu_and_earlier_hands_stay(
     assert last_view(frames)["phase"] == "hand_over"
     assert last_view(frames)["hand_number"] == ended["hand_number"]
     # Readable on the phone as it is: inside the screen, no scrolling, full-size text.
-    assert within_viewport(page, "#gin-handover")
+    assert within_viewport(page, ".gin-handover")
     assert sheet.evaluate("el => el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth")
     assert sheet.locator(".gin-outcome").evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 14
     page.click("#gin-next-hand")
-    wait_until(page, "document.getElementById('gin-handover').hidden")
+    wait_until(page, "document.querySelector('.gin-handover').hidden")
     assert last_view(frames)["phase"] in PLAYING
 
     play_until_hand_over([player], lambda _: frames, 2)
@@ -80,9 +80,9 @@ def test_the_other_players_next_hand_does_not_end_this_players_result(site, page
     frames = {alice: alice_frames, bob: bob_frames}
     players = [Reader(alice, alice_frames, use_table=False), Reader(bob, bob_frames, use_table=False)]
     play_until_hand_over(players, lambda player: frames[player.page], 1)
-    bob.locator("#gin-handover").wait_for(state="visible")
+    bob.locator(".gin-handover").wait_for(state="visible")
     alice.locator("#gin-next-hand").click()
-    wait_until(alice, "document.getElementById('gin-handover').hidden")
+    wait_until(alice, "document.querySelector('.gin-handover').hidden")
     wait_until(bob, "document.getElementById('room').dataset.status === 'playing'")
     for _ in for_up_to(10):
         if last_view(bob_frames)["phase"] in PLAYING:
@@ -90,9 +90,9 @@ def test_the_other_players_next_hand_does_not_end_this_players_result(site, page
         bob.wait_for_timeout(20)
     assert last_view(bob_frames)["phase"] in PLAYING  # the room has moved on: hand 2 is dealt
     bob.wait_for_timeout(READING)
-    sheet = bob.locator("#gin-handover")
+    sheet = bob.locator(".gin-handover")
     assert sheet.is_visible() and sheet.locator("h2").inner_text() == "Hand 1"
     assert bob.locator(".gin-hand.mine .pcard").count() == 0  # hand 2 is not shown under it
     bob.click("#gin-next-hand")
-    wait_until(bob, "document.getElementById('gin-handover').hidden")
+    wait_until(bob, "document.querySelector('.gin-handover').hidden")
     assert bob.locator(".gin-hand.mine .pcard").count() >= 10

@@ -91,8 +91,8 @@ def test_it_never_sends_the_opponents_gin_hand_or_the_stock(site, pages):
         # Cards this seat may know: its hand, the discard pile, every public move of this hand.
         allowed = set(view["hand"]["cards"]) | set(view["discard_pile"])
         allowed |= {e["card"] for e in view["history"] if "card" in e}
-        # ...and both hands of the hand before, shown to everybody when it ended.
-        allowed |= {c.strip('"') for c in CARD.findall(json.dumps(view["last_hand"]))}
+        # ...and both hands of every hand before, shown to everybody when it ended.
+        allowed |= {c.strip('"') for c in CARD.findall(json.dumps([view["last_hand"], view["previous_hands"]]))}
         text = json.dumps({k: v for k, v in frame.items() if k != "missed"})
         for card in CARD.findall(text):
             assert card.strip('"') in allowed, (card, frame)

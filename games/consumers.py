@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth import get_user_model
 
@@ -50,6 +51,22 @@ class WithoutConnectionHop:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def __call__(self, scope, receive, send):
+        """Channels' own loop (``await_many_dispatch``) waits for each message in a task of its
+        own, several turns of the event loop a message, while Daphne queues a socket's frames
+        as fast as they arrive: a flooding socket's frames piled up faster than they were
+        counted, so the consumer saw that it flooded only seconds later. Reading the queue
+        directly takes every frame already there without yielding. These consumers have no
+        channel layer (``channel_layer_alias = None``), the one thing that loop adds."""
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
 
 class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):

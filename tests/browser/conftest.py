@@ -7,6 +7,9 @@ Memory mismatch stays face up briefly, as it does for people, only shorter.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,6 +32,18 @@ def site(tmp_path_factory):
     tmp_path: Path = tmp_path_factory.mktemp("browser-site")
     env = embedded_env(tmp_path, **BROWSER_TIMING)
     with running_site(tmp_path, env) as server:
+        yield server
+
+
+@contextmanager
+def seeded_site(tmp_path_factory, name: str, seed: str):
+    """A site of its own (for one test module), its database first filled by ``seed``, run by
+    the site's own manage.py shell."""
+    tmp_path: Path = tmp_path_factory.mktemp(name)
+    env = embedded_env(tmp_path, **BROWSER_TIMING)
+    with running_site(tmp_path, env) as server:
+        subprocess.run([sys.executable, "manage.py", "shell", "-c", seed], cwd=PROJECT, env=env,
+                       check=True, timeout=120)
         yield server
 
 

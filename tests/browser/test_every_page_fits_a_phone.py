@@ -3,15 +3,11 @@ inside their own box or reflow. The account pages are seen signed in with 50 fin
 every kind, the public page of that player too, and a room of each game."""
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from tests.accounts.accounts_testlib import PASSWORD
-from tests.browser.conftest import BROWSER_TIMING
+from tests.browser.conftest import seeded_site
 from tests.browser.helpers import start_from_menu
-from tests.live import PROJECT, embedded_env, running_site
 
 pytestmark = pytest.mark.browser
 
@@ -55,11 +51,7 @@ WIDTH = "({inner: window.innerWidth, scroll: document.documentElement.scrollWidt
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("phone-pages-site")
-    env = embedded_env(tmp_path, **BROWSER_TIMING)
-    with running_site(tmp_path, env) as server:
-        subprocess.run([sys.executable, "manage.py", "shell", "-c", SEED], cwd=PROJECT, env=env,
-                       check=True, timeout=120)
+    with seeded_site(tmp_path_factory, "phone-pages-site", SEED) as server:
         yield server
 
 

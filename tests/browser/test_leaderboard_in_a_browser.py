@@ -3,13 +3,9 @@ page is public is named and links to it, one who keeps it private shows as "a pl
 page never scrolls sideways."""
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.browser.conftest import BROWSER_TIMING
-from tests.live import PROJECT, embedded_env, running_site
+from tests.browser.conftest import seeded_site
 
 pytestmark = pytest.mark.browser
 
@@ -38,11 +34,7 @@ PAGE_WIDTH = "({width: window.innerWidth, scrollWidth: document.documentElement.
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A site of its own: its records are written before the board is first built and cached."""
-    tmp_path = tmp_path_factory.mktemp("leaderboard-site")
-    env = embedded_env(tmp_path, **BROWSER_TIMING)
-    with running_site(tmp_path, env) as server:
-        subprocess.run([sys.executable, "manage.py", "shell", "-c", SEED], cwd=PROJECT, env=env,
-                       check=True, timeout=120)
+    with seeded_site(tmp_path_factory, "leaderboard-site", SEED) as server:
         yield server
 
 

@@ -66,7 +66,7 @@ def test_it_plays_a_memory_game_against_the_cpu_with_the_keyboard_only(site, pag
     rows = result.locator("table.ranking").first.locator("tbody tr")  # the game's, not the session's
     assert rows.count() == 2
     scores = [int(rows.nth(i).locator("td").last.inner_text()) for i in range(2)]
-    assert sum(scores) == 24 and scores == sorted(scores, reverse=True)
+    assert sum(scores) == 12 and scores == sorted(scores, reverse=True)  # pairs: 24 cards, 12 pairs
     assert result.locator("h2").inner_text() in ("You win!", "It's a draw!", "Green wins!")
     # The result screen is reachable by keyboard too: it takes focus, and Play again is a button.
     assert page.evaluate("document.activeElement.id") == "result-title"

@@ -99,8 +99,9 @@ def test_it_refuses_bad_room_requests(embedded_site):
     import urllib.error
     import urllib.request
 
-    def post(body: bytes):
-        request = urllib.request.Request(embedded_site.url + "/api/rooms", body, method="POST")
+    def post(body: bytes, content_type: str = "application/json"):
+        request = urllib.request.Request(embedded_site.url + "/api/rooms", body, method="POST",
+                                         headers={"Content-Type": content_type})
         try:
             with urllib.request.urlopen(request) as response:
                 return response.status, json.loads(response.read())
@@ -121,6 +122,9 @@ def test_it_refuses_bad_room_requests(embedded_site):
         got_status, got = post(body)
         assert (got_status, got["error"]["code"]) == (status, code), body[:60]
         assert got["error"]["message"]
+    # A simple cross-site form's type is refused before anything is read (no room made).
+    got_status, got = post(json.dumps({"game": "memory", "mode": "solo"}).encode(), "text/plain")
+    assert (got_status, got["error"]["code"]) == (415, "unsupported_media_type")
     status, created = post(json.dumps({"game": "memory", "mode": "solo", "options": {"cards": 24}}).encode())
     assert status == 201 and len(created["seat_token"]) >= 43 and len(created["room_id"]) >= 22
     with urllib.request.urlopen(f"{embedded_site.url}/api/rooms/{created['room_id']}") as response:

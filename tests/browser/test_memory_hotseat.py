@@ -40,7 +40,7 @@ def test_it_plays_a_three_player_memory_game_on_one_device(site, pages):
     result.wait_for(state="visible")
     rows = result.locator("table.ranking").first.locator("tbody tr")  # the game's, not the session's
     assert rows.count() == 3
-    assert sum(int(rows.nth(i).locator("td").last.inner_text()) for i in range(3)) == 24
+    assert sum(int(rows.nth(i).locator("td").last.inner_text()) for i in range(3)) == 12  # pairs
     # Every card is in a pile: the panel shows 0 left and every button says who took it.
     assert page.locator("#cards-left").inner_text() == "0"
     labels = page.eval_on_selector_all(".memory-grid .cell", "els => els.map(e => e.getAttribute('aria-label'))")

@@ -11,6 +11,7 @@ import json
 import tempfile
 
 from games.bot import Connection, ProtocolError, create_room, play  # noqa: F401
+from games.engines import gin
 
 # Small games keep the suite quick (the engines' smallest sensible options).
 SMALL_OPTIONS = {
@@ -61,8 +62,9 @@ async def expect_error(conn: Connection, kind: str, code: str, **fields) -> dict
 # ---- hidden cards -----------------------------------------------------------------------------
 
 # A finished Gin hand is shown with both hands (public then); its cards are dealt again in the
-# next hand, so the summary of an earlier hand is no news about the new one.
-EARLIER_HANDS = {"last_hand", "deciding_hand"}
+# next hand, so the summary of an earlier hand is no news about the new one. The engine names
+# the view's keys that hold them (the contract's EARLIER_DEALS).
+EARLIER_HANDS = set(gin.EARLIER_DEALS)
 
 
 def strings_in(value, out: set | None = None) -> set:

@@ -91,7 +91,9 @@ def test_beat_runs_the_purge_daily():
 @pytest.mark.skipif(settings.TEST_BACKEND != "services",
                     reason="the embedded run has no broker: the eager tests above cover it")
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_purges_through_the_local_redis_broker(tmp_path):
+def test_a_real_worker_purges_through_the_local_redis_broker(tmp_path, monkeypatch):
+    # The suite runs tasks in-process (config/test_settings.py); this one goes through the broker.
+    monkeypatch.setitem(purge_expired_events.app.conf, "task_always_eager", False)
     make_events(AGES, copies=3)
     queue = f"telemetry-test-{uuid.uuid4().hex[:8]}"
     db = connection.settings_dict

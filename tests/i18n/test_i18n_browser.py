@@ -164,7 +164,8 @@ def test_a_memory_game_in_japanese_through_the_panel(site, pages):
     assert result.locator("h2").inner_text() in ("あなたの勝ち！", "引き分け！", "緑の勝ち！")
     assert result.locator("thead").first.inner_text().split() == ["順位", "プレイヤー", "ペア"]  # Memory counts pairs
     # Under the game's own result, the session's standings (one game so far), in Japanese too.
-    assert result.locator("#session-standings thead").first.inner_text().split() == ["順位", "プレイヤー", "勝ち数", "ペア"]
+    standings = result.locator("#session-standings thead").first  # the games' times follow
+    assert standings.inner_text().split() == ["順位", "プレイヤー", "勝ち数", "ペア"]
     assert english_left(page, "ja", [name]) == []
 
     # The finished game on the account page, in Japanese, with a Japanese date.

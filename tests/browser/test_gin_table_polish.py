@@ -1,7 +1,8 @@
 """How Gin Rummy looks to a new player (issue 15): the card just taken from the pile shows its
 face, the top line counts the deadwood a discard would leave, an empty discard pile is outlined,
-lay-offs appear on the knocker's melds, and a long deadwood row stays inside the side panel.
-The states come from the engine (tests/browser/engine_views.py)."""
+lay-offs appear on the knocker's melds, a long deadwood row stays inside the side panel, and a
+hand's result speaks to the player it is about ("You knock…", issue 37). The states come from
+the engine (tests/browser/engine_views.py)."""
 import json
 
 import pytest
@@ -27,8 +28,9 @@ def upcard_taken_view():
 UNMATCHED = ["2H", "3D", "5C", "7H", "8D", "TC", "JH", "2D", "6C"]
 
 
-def knock_view(defender):
-    """Seat 0 knocks with the ace of clubs against ``defender``'s ten cards."""
+def knock_view(defender, seat=0):
+    """Seat 0 knocks with the ace of clubs against ``defender``'s ten cards; the end of the
+    hand as ``seat`` sees it (None: a spectator)."""
     knocker = ["5S", "6S", "7S", "9H", "9D", "9C", "KH", "KD", "KC", "AC", "QD"]
     state = gin.new_game({}, 1)
     rest = [c for c in CARDS if c not in knocker + defender]
@@ -36,7 +38,7 @@ def knock_view(defender):
     state.discard_pile, state.stock = rest[:1], rest[1:]
     state.phase, state.current_player, state.taken_card = "discard", 0, None
     state.apply(0, {"type": "knock", "card": "QD"})
-    return state.view(0)
+    return state.view(seat)
 
 
 def box(page, selector):
@@ -92,6 +94,35 @@ def test_it_shows_laid_off_cards_on_the_knockers_melds(site, pages):
         laid = page.locator(f"{where} .gin-side[data-seat='0'] .meld .mini-card.laid-off")
         assert laid.all_inner_texts() == ["4♠"]
         assert page.locator(f"{where} .gin-side[data-seat='1'] .mini-card", has_text="4♠").count() == 0
+    # The result speaks to the knocker, who is this page's player.
+    kd, dd = view["last_hand"]["deadwoods"]
+    points = view["last_hand"]["points"]
+    for where in (".gin-handover", ".side-panel"):
+        outcome = page.locator(f"{where} .gin-outcome").inner_text()
+        assert outcome == f"You knock with {kd} against {dd}: you score {points}."
+        sides = page.locator(f"{where} .gin-side h3").all_inner_texts()
+        assert sides == [f"You · deadwood {kd}", f"Green · deadwood {dd}"]
+
+
+def test_an_undercut_is_told_to_each_player_and_the_spectators(site, pages):
+    """The defender who undercuts reads "you have… you score", the knocker "You knocked", a
+    spectator both colours' names."""
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    melded = ["2H", "3H", "4H", "6H", "7H", "8H", "JS", "JD", "JC", "AD"]  # the ace of diamonds loose: 1
+    heard = {}
+    for seat in (0, 1, None):
+        view = knock_view(melded, seat)
+        render_view(page, "gin", view)
+        heard[seat] = page.locator(".gin-handover .gin-outcome").inner_text()
+    summary = view["last_hand"]
+    assert (summary["outcome"], summary["winner"], summary["deadwoods"]) == ("undercut", 1, [1, 1])
+    points = summary["points"]
+    assert heard == {
+        0: f"Undercut! You knocked with 1 but Green has 1: Green scores {points}.",
+        1: f"Undercut! Red knocked with 1 but you have 1: you score {points}.",
+        None: f"Undercut! Red knocked with 1 but Green has 1: Green scores {points}.",
+    }
 
 
 def test_it_keeps_a_long_deadwood_row_inside_the_side_panel(site, pages):

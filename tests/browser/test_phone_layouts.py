@@ -13,8 +13,9 @@ Knock. So of the knocks, one must have its target.
 
 The same play-throughs check what the player is told: "Your turn" above the table and in the
 tab's title at each turn, "You" in the messages about their own moves, one "Menu" button on the
-screen, the last move said once, the card buttons and their keyboard help out of sight on a
-touch screen, and a brief reason for a tap the table cannot take. A room page loaded on a slow
+screen, the last move said once, the card buttons (Memory's grid, Gin's hand) and their keyboard
+help out of sight on a touch screen but one tap away (and the board itself with the table hidden),
+and a brief reason for a tap the table cannot take. A room page loaded on a slow
 phone moves nothing once painted (cumulative layout shift below 0.1).
 """
 from __future__ import annotations
@@ -230,6 +231,28 @@ def assert_told_whose_turn(page, state):
         assert page.inner_text("#last-move").startswith("You "), page.inner_text("#last-move")
 
 
+# The panel's card buttons, the keyboard's and screen readers' way to play.
+CARD_BUTTONS = {"memory": ".memory-grid", "gin": ".gin-hand-buttons"}
+
+
+def assert_card_buttons_one_tap_away(page, selector: str):
+    """On a touch screen the cards on the table are the board: the panel's buttons for them are
+    there (for screen readers and keys) but out of sight until "Show the card buttons"; with
+    the table hidden (Panel only) they are the board, no switch needed."""
+    buttons = page.locator(selector)
+    assert buttons.locator("button").count() >= 10, "the card buttons are gone, not only out of sight"
+    assert buttons.bounding_box()["width"] <= 1, "the panel's card buttons are a second board"
+    page.click("text=Show the card buttons")
+    assert buttons.bounding_box()["width"] > 200
+    page.click("text=Hide the card buttons")
+    assert buttons.bounding_box()["width"] <= 1
+    page.click("[data-view=panel]")
+    assert buttons.bounding_box()["width"] > 200 and not page.locator(".card-buttons-switch").is_visible()
+    page.click("[data-view=overhead]")
+    assert buttons.bounding_box()["width"] <= 1
+    page.evaluate("scrollTo(0, 0)")  # the panel is below the fold on an upright phone
+
+
 def assert_refused(page, element, reason: str):
     """Taps `element` where it is and expects the brief reason, then clears it from the screen
     (it would cover the bottom of a phone's table for the next checks)."""
@@ -272,19 +295,15 @@ def test_it_offers_every_legal_move_on_the_table_on_a_phone(site, pages, game, s
         first = state["view"].get("first")
         if game == "memory" and first:
             assert_refused(page, f".memory-card[data-pos='{first}']", "That card is already face up.")
+        if turn == 1 and game in CARD_BUTTONS:
+            assert_card_buttons_one_tap_away(page, CARD_BUTTONS[game])
         if turn == 2:
             screenshot(page, f"phone-{game}-{size}")
         action = choose(game, legal)
         play(page, found[compact(action)], action)
     assert page.evaluate(SHOWN_JS, "Menu") == 1, "two Menu buttons"
     if game == "memory":
-        # The cards on the table are the board: the card buttons are one tap away.
-        assert page.locator(".memory-grid").bounding_box()["width"] <= 1
-        assert not page.locator(".panel-help").is_visible()
-        page.click("text=Show the card buttons")
-        assert page.locator(".memory-grid").bounding_box()["width"] > 200
-        page.click("text=Hide the card buttons")
-        assert page.locator(".memory-grid").bounding_box()["width"] <= 1
+        assert not page.locator(".panel-help").is_visible()  # no keys on a touch screen
     if game == "bozu" and size == "portrait":
         watcher = pages.new()
         watcher.goto(page.url)

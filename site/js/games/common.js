@@ -1,4 +1,6 @@
 // Shared by the game renderers: where each seat sits around the table, and small helpers.
+import { h } from "../dom.js";
+import { gettext } from "../i18n.js";
 import { SURFACE_W, SURFACE_H } from "../room/table.js";
 
 // Relative positions clockwise from the home seat (nearest, at the bottom), as seen from above.
@@ -35,3 +37,19 @@ export function flyTo(el, x, y, {duration = 450, delay = 0} = {}) {
 }
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// On a touch screen the cards on the table are the board: a panel's card buttons (the
+// keyboard's and screen readers' way to play: Memory's grid, Gin's hand) stay out of sight
+// until asked for, and come back with the keyboard's focus (.card-buttons in site/css/site.css).
+// Marks `buttons` so and answers the switch that shows and hides them.
+export function cardButtonsSwitch(buttons) {
+  buttons.classList.add("card-buttons");
+  const toggle = h("button", {type: "button", class: "btn btn-quiet card-buttons-switch", "aria-expanded": "false",
+    onclick: () => {
+      const open = toggle.getAttribute("aria-expanded") !== "true";
+      buttons.classList.toggle("open", open);
+      toggle.setAttribute("aria-expanded", String(open));
+      toggle.textContent = open ? gettext("Hide the card buttons") : gettext("Show the card buttons");
+    }}, gettext("Show the card buttons"));
+  return toggle;
+}

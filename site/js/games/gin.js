@@ -5,7 +5,7 @@
 // every earlier hand of the game one tap away in "Previous hands".
 import { h, fill } from "../dom.js";
 import { gettext, fmt } from "../i18n.js";
-import { place } from "./common.js";
+import { place, cardButtonsSwitch } from "./common.js";
 import { SURFACE_W, SURFACE_H, PHONE_SCREEN } from "../room/table.js";
 import { cardEl, shortName, longName, deadwoodValue } from "./cards.js";
 
@@ -57,30 +57,40 @@ function groups(hand) {
   return result;
 }
 
-export function outcomeText(summary, name) {
+// How a hand ended, said to this page's player in the second person when they knocked or were
+// undercut ("You knock…", "…but you have 4: you score 29."); a gin and a knock are won by the
+// knocker, an undercut by the defender (games/engines/gin.py).
+export function outcomeText(summary, ctx) {
+  const knocker = summary.knocker;
+  if (knocker === null || knocker === undefined) {
+    return gettext("Dead hand: the stock ran out. Nobody scores, and the same dealer deals again.");
+  }
   const values = {
-    name: summary.knocker !== null && summary.knocker !== undefined ? name(summary.knocker) : "",
-    defender: summary.knocker !== null && summary.knocker !== undefined ? name(1 - summary.knocker) : "",
-    winner: summary.winner !== null && summary.winner !== undefined ? name(summary.winner) : "",
-    points: summary.points,
-    kd: summary.knocker !== null && summary.knocker !== undefined ? summary.deadwoods[summary.knocker] : 0,
-    dd: summary.knocker !== null && summary.knocker !== undefined ? summary.deadwoods[1 - summary.knocker] : 0,
+    name: ctx.seatName(knocker), defender: ctx.seatName(1 - knocker), winner: ctx.seatName(summary.winner),
+    points: summary.points, kd: summary.deadwoods[knocker], dd: summary.deadwoods[1 - knocker],
   };
   switch (summary.outcome) {
-    case "gin": return fmt(gettext("%(name)s goes gin! %(name)s scores %(points)s."), values);
-    case "knock": return fmt(gettext("%(name)s knocks with %(kd)s against %(dd)s: %(winner)s scores %(points)s."), values);
-    case "undercut": return fmt(gettext("Undercut! %(name)s knocked with %(kd)s but %(defender)s has %(dd)s: %(winner)s scores %(points)s."), values);
-    default: return gettext("Dead hand: the stock ran out. Nobody scores, and the same dealer deals again.");
+    case "gin": return ctx.say(knocker, gettext("You go gin! You score %(points)s."),
+      gettext("%(name)s goes gin! %(name)s scores %(points)s."), values);
+    case "knock": return ctx.say(knocker, gettext("You knock with %(kd)s against %(dd)s: you score %(points)s."),
+      gettext("%(name)s knocks with %(kd)s against %(dd)s: %(winner)s scores %(points)s."), values);
+    default:
+      if (ctx.isYou(1 - knocker)) {
+        return fmt(gettext("Undercut! %(name)s knocked with %(kd)s but you have %(dd)s: you score %(points)s."), values);
+      }
+      return ctx.say(knocker, gettext("Undercut! You knocked with %(kd)s but %(defender)s has %(dd)s: %(winner)s scores %(points)s."),
+        gettext("Undercut! %(name)s knocked with %(kd)s but %(defender)s has %(dd)s: %(winner)s scores %(points)s."), values);
   }
 }
 
 // Both hands at the end of a hand: melds, deadwood and lay-offs. The defender's laid-off cards
-// are shown on the knocker's meld they extend, the only place they still count.
-export function handSummary(summary, name, small = true) {
+// are shown on the knocker's meld they extend, the only place they still count. This page's
+// player's own side is headed "You".
+export function handSummary(summary, ctx, small = true) {
   const layoffs = summary.layoffs || [];
   const laidOn = (seat, i) => (seat === summary.knocker ? layoffs.filter((l) => l.meld === i).map((l) => l.card) : []);
   const sides = summary.hands.map((side, seat) => h("div", {class: "gin-side", dataset: {seat}},
-    h("h3", {}, fmt(gettext("%(name)s · deadwood %(d)s"), {name: name(seat), d: summary.deadwoods[seat]})),
+    h("h3", {}, ctx.say(seat, gettext("You · deadwood %(d)s"), gettext("%(name)s · deadwood %(d)s"), {d: summary.deadwoods[seat]})),
     h("div", {class: "gin-melds"},
       side.melds.map((meld, i) => h("div", {class: `meld meld-${i % 4}`, "aria-label": gettext("meld")},
         meld.map((c) => mini(c, false)), laidOn(seat, i).map((c) => mini(c, true)))),
@@ -88,7 +98,7 @@ export function handSummary(summary, name, small = true) {
         ? h("div", {class: "meld deadwood", "aria-label": gettext("deadwood")}, side.deadwood_cards.map((c) => mini(c, false)))
         : null)));
   return h("div", {class: `gin-summary${small ? " small" : ""}`},
-    h("p", {class: "gin-outcome"}, outcomeText(summary, name)),
+    h("p", {class: "gin-outcome"}, outcomeText(summary, ctx)),
     summary.layoffs && summary.layoffs.length
       ? h("p", {class: "gin-layoffs"}, fmt(gettext("Laid off: %(cards)s"), {cards: summary.layoffs.map((l) => shortName(l.card)).join(", ")}))
       : null,
@@ -139,8 +149,9 @@ export function create(ctx) {
   const prompt = h("p", {class: "gin-prompt", "aria-live": "polite"});
   const controls = h("div", {class: "gin-controls"});
   const handBox = h("div", {class: "gin-hand-buttons"});
+  const handSwitch = cardButtonsSwitch(handBox);
   const info = h("div", {class: "gin-info"});
-  ctx.panel.replaceChildren(h("div", {class: "gin-panel"}, status, prompt, controls, handBox, info));
+  ctx.panel.replaceChildren(h("div", {class: "gin-panel"}, status, prompt, controls, handSwitch, handBox, info));
 
   const myTurn = () => ctx.canAct() && view.current_player !== null;
 
@@ -255,7 +266,7 @@ export function create(ctx) {
       h("h2", {}, gettext("Previous hands")),
       ...hands.map((summary) => h("section", {class: "gin-earlier-hand"},
         h("h3", {}, fmt(gettext("Hand %(n)s"), {n: summary.hand_number})),
-        handSummary(summary, ctx.seatName),
+        handSummary(summary, ctx),
         h("p", {class: "gin-hand-score"}, fmt(gettext("Score after it: %(a)s %(sa)s – %(sb)s %(b)s"), {
           a: ctx.seatName(ctx.homeSeat), sa: summary.scores[ctx.homeSeat],
           sb: summary.scores[1 - ctx.homeSeat], b: ctx.seatName(1 - ctx.homeSeat)})))),
@@ -394,6 +405,7 @@ export function create(ctx) {
     controls.replaceChildren(...items);
 
     handBox.replaceChildren();
+    handSwitch.hidden = !(view.hand && playing);
     if (view.hand && playing) {
       handBox.append(h("h3", {}, gettext("Your hand")));
       groups(view.hand).forEach((g) => {
@@ -415,7 +427,7 @@ export function create(ctx) {
     fill(info, playing ? h("p", {}, fmt(gettext("%(name)s holds %(n)s cards."), {name: ctx.seatName(1 - ctx.homeSeat), n: view.card_counts[1 - ctx.homeSeat]}),
       known.length ? ` ${fmt(gettext("Known: %(cards)s."), {cards: known.map(shortName).join(", ")})}` : "") : null,
     playing ? h("p", {}, fmt(gettext("Stock: %(n)s · Dealer: %(name)s"), {n: view.stock_count, name: ctx.seatName(view.dealer)})) : null,
-    !playing && view.last_hand ? handSummary(view.last_hand, ctx.seatName) : null);
+    !playing && view.last_hand ? handSummary(view.last_hand, ctx) : null);
   }
 
   function knockLabel(knock) {
@@ -469,7 +481,7 @@ export function create(ctx) {
     const next = held ? h("button", {type: "button", class: "btn btn-primary", id: "gin-next-hand", onclick: nextHand,
       dataset: find(latest, "next_hand") ? {act: JSON.stringify({type: "next_hand"})} : {}}, gettext("Next hand")) : null;
     over.replaceChildren(h("h2", {}, fmt(gettext("Hand %(n)s"), {n: view.last_hand.hand_number})),
-      handSummary(view.last_hand, ctx.seatName, false),
+      handSummary(view.last_hand, ctx, false),
       h("p", {class: "gin-hand-score"}, fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {
         a: ctx.seatName(ctx.homeSeat), sa: view.last_hand.scores[ctx.homeSeat], sb: view.last_hand.scores[1 - ctx.homeSeat],
         b: ctx.seatName(1 - ctx.homeSeat), target: view.target})),
@@ -491,7 +503,7 @@ export function create(ctx) {
         return last.card ? say(gettext("You draw %(card)s from the stock."), gettext("%(name)s draws %(card)s from the stock."))
           : say(gettext("You draw from the stock."), gettext("%(name)s draws from the stock."));
       case "discard": return say(gettext("You discard %(card)s."), gettext("%(name)s discards %(card)s."));
-      default: return view.last_hand ? outcomeText(view.last_hand, ctx.seatName) : "";
+      default: return view.last_hand ? outcomeText(view.last_hand, ctx) : "";
     }
   }
 
@@ -514,7 +526,7 @@ export function create(ctx) {
         h("p", {class: "gin-final-score"}, fmt(gettext("Final score: %(a)s %(sa)s – %(sb)s %(b)s"), {
           a: ctx.seatName(home), sa: result.scores[home], sb: result.scores[1 - home], b: ctx.seatName(1 - home)})),
         result.deciding_hand ? h("h3", {}, gettext("The deciding hand")) : null,
-        result.deciding_hand ? handSummary(result.deciding_hand, ctx.seatName) : null);
+        result.deciding_hand ? handSummary(result.deciding_hand, ctx) : null);
     },
   };
 }

@@ -6,7 +6,7 @@
 import { h, fill } from "../dom.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { SURFACE_W, SURFACE_H, PHONE_SCREEN } from "../room/table.js";
-import { place } from "./common.js";
+import { place, cardButtonsSwitch } from "./common.js";
 import { cardEl, setFace, longName, shortName } from "./cards.js";
 import { picture, pictureFace, pictureName } from "./pictures.js";
 
@@ -79,18 +79,9 @@ export function create(ctx) {
   const soloLine = h("p", {class: "memory-solo"});
   const tieLine = h("p", {class: "memory-tie-break", id: "tie-break", role: "status", hidden: true});
   const help = h("p", {class: "panel-help"}, gettext("Arrow keys move between cards; Enter or Space turns one over."));
-  // On a touch screen the cards on the table are the board: the panel's buttons (the keyboard's
-  // and screen readers' way to play) stay out of sight until asked for (site/css/site.css).
-  const gridSwitch = h("button", {type: "button", class: "btn btn-quiet grid-switch", "aria-expanded": "false",
-    onclick: () => showGrid(gridSwitch.getAttribute("aria-expanded") !== "true")}, gettext("Show the card buttons"));
-  const panel = h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), tieLine, gridSwitch, grid, help, soloLine, scores);
+  const panel = h("div", {class: "memory-panel"}, h("h2", {class: "panel-title"}, gettext("Cards")), tieLine,
+    cardButtonsSwitch(grid), grid, help, soloLine, scores);
   ctx.panel.replaceChildren(panel);
-
-  function showGrid(open) {
-    panel.classList.toggle("grid-open", open);
-    gridSwitch.setAttribute("aria-expanded", String(open));
-    gridSwitch.textContent = open ? gettext("Hide the card buttons") : gettext("Show the card buttons");
-  }
 
   let cards = new Map();       // pos -> table element
   let buttons = new Map();     // pos -> panel button

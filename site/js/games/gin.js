@@ -470,16 +470,22 @@ export function create(ctx) {
     const show = sheetShown();
     over.hidden = !show;
     // Drawn again only when what it says changes: a button under a finger stays where it is.
-    const key = show ? JSON.stringify([view.last_hand.hand_number, Boolean(held), Boolean(find(latest, "next_hand")),
-      finishedHands().length, ctx.homeSeat]) : null;
-    if (key === overKey) return;
+    const key = show ? JSON.stringify([view.last_hand.hand_number, Boolean(held), finishedHands().length, ctx.homeSeat])
+      : null;
+    const dealing = find(latest, "next_hand") ? {type: "next_hand"} : null;
+    if (key === overKey) {
+      // The other player dealt meanwhile: the same button now only ends this page's result.
+      const shown = over.querySelector("#gin-next-hand");
+      if (shown) setAct(shown, dealing);
+      return;
+    }
     overKey = key;
     if (!show) {
       over.replaceChildren();
       return;
     }
     const next = held ? h("button", {type: "button", class: "btn btn-primary", id: "gin-next-hand", onclick: nextHand,
-      dataset: find(latest, "next_hand") ? {act: JSON.stringify({type: "next_hand"})} : {}}, gettext("Next hand")) : null;
+      dataset: dealing ? {act: JSON.stringify(dealing)} : {}}, gettext("Next hand")) : null;
     over.replaceChildren(h("h2", {}, fmt(gettext("Hand %(n)s"), {n: view.last_hand.hand_number})),
       handSummary(view.last_hand, ctx, false),
       h("p", {class: "gin-hand-score"}, fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {

@@ -3,7 +3,9 @@ the discard now and then), throws its highest deadwood card with two taps, knock
 button appears. It uses the table or the panel, as told."""
 from __future__ import annotations
 
-from tests.browser.helpers import version, wait_version_after
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.helpers import status, version, wait_version_after
 
 VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
 
@@ -61,7 +63,15 @@ class GinPlayer:
         elif self.visible("#gin-next-hand"):
             if not self.past_decided_hands and last_view(self.frames)["last_hand"]["outcome"] != "dead":
                 return False
-            page.click("#gin-next-hand")
+            try:
+                page.click("#gin-next-hand", timeout=5000)
+            except PlaywrightTimeout:
+                # The CPU dealt, then ended the game on its first turn while this page still
+                # showed the hand before: the final result replaces that hand's (it stays under
+                # Previous hands), so there is no Next hand left to press.
+                if status(page) == "finished":
+                    return True
+                raise
             if "next_hand" not in legal:
                 return True  # the other player has dealt: the press only ends this page's result
         else:

@@ -243,7 +243,11 @@ export function create(ctx) {
       return;
     }
     if (dismissed === undefined) dismissed = readDismissed();
-    if (dismissed === null) dismissed = latest.phase === "hand_over" ? summary.hand_number - 1 : summary.hand_number;
+    if (dismissed === null) {
+      dismissed = latest.phase === "hand_over" ? summary.hand_number - 1 : summary.hand_number;
+      // Kept at once: a page that draws the room again (a resync) still holds the result shown.
+      saveDismissed();
+    }
     held = summary.hand_number > dismissed ? summary : null;
   }
 

@@ -258,7 +258,7 @@ def test_it_makes_a_gin_glow_and_sound(site, pages):
     wait_until(page, "window.feelSeen.classes.some(c => c.name === 'gin-made')")
     glows = [c for c in seen(page)["classes"] if c["name"] == "gin-made"]
     assert [c["animation"] for c in glows] == ["gin-glow"]
-    assert page.locator(".gin-handover.gin-made .gin-outcome").inner_text().startswith("Red goes gin!")
+    assert page.locator(".gin-handover.gin-made .gin-outcome").inner_text().startswith("You go gin!")  # Red is this page
     assert seen(page)["oscillators"] - before >= 6  # the gin's rising run of notes
 
 

@@ -258,7 +258,8 @@ def test_it_makes_a_gin_glow_and_sound(site, pages):
     wait_until(page, "window.feelSeen.classes.some(c => c.name === 'gin-made')")
     glows = [c for c in seen(page)["classes"] if c["name"] == "gin-made"]
     assert [c["animation"] for c in glows] == ["gin-glow"]
-    assert page.locator(".gin-handover.gin-made .gin-outcome").inner_text().startswith("You go gin!")  # Red is this page
+    outcome = page.locator(".gin-handover.gin-made .gin-outcome").inner_text()
+    assert outcome.startswith("You go gin!")  # said to Red, this page's player
     assert seen(page)["oscillators"] - before >= 6  # the gin's rising run of notes
 
 

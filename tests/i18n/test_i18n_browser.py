@@ -195,4 +195,4 @@ def test_bozu_mekuri_names_its_poets_in_japanese_script_in_japanese(site, pages)
     page.locator("#flip").click()
     wait_version_after(page, before)
     assert page.locator(".bozu-last .k-en").count() == 1
-    assert "voltea a" in page.locator("#last-move").inner_text()
+    assert "Volteas a" in page.locator("#last-move").inner_text()  # said to the player who flipped

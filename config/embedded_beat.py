@@ -47,7 +47,7 @@ def jobs() -> list[Job]:
 def start_embedded_beat() -> threading.Thread | None:
     """Start the thread once per server process: the flush always, Celery's tasks when they
     run in-process. A process that stops writes what it holds first (``flush_at_exit``)."""
-    if _started.is_set():
+    if _started.is_set() or not settings.EMBEDDED_BEAT:
         return None
     _started.set()
     hourly_buffer.flush_at_exit()

@@ -133,6 +133,10 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", REDIS_URL is Non
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Every server process starts config/embedded_beat.py's thread from config/asgi.py. The test
+# process imports config/asgi.py too, and there the thread would delete and write rows of the
+# test database behind the tests' backs (config/test_settings.py turns it off).
+EMBEDDED_BEAT = True
 CELERY_BEAT_SCHEDULE = {
     # Without beat (the embedded default) config/embedded_beat.py runs the same tasks from the
     # server process. Anonymous statistics are deleted 30 days after they arrive.

@@ -50,6 +50,11 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sig
 # the suite starts read their own environment: on Redis their tasks wait for a worker.
 CELERY_TASK_ALWAYS_EAGER = True
 
+# No embedded beat in the test process (importing config/asgi.py starts it in a server): its
+# purge, room cleanup and flush would run beside the tests on the test database, and met the
+# telemetry migration tests' tables dropped and recreated. The servers the suite starts run it.
+EMBEDDED_BEAT = False
+
 # Parallel runs on one machine (several developers, or a run beside a bench) can each take
 # their own test database name.
 DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ.get(

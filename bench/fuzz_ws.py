@@ -284,8 +284,10 @@ def _flood(url: str, room_id: str, token: str, seconds: float, results) -> None:
     """In a process of its own (so the flooder's CPU does not slow the other rooms' clients)."""
     async def flood() -> dict:
         host = url.split("://", 1)[1]
+        # max_queue=None: the client library reads on while nothing calls recv() (by default it
+        # stops reading after 16 unread messages, and would never see the server's close).
         ws = await websockets.connect(f"ws://{host}/ws/rooms/{room_id}/", origin=f"http://{host}",
-                                      max_size=2 ** 22, ping_interval=None)
+                                      max_size=2 ** 22, ping_interval=None, max_queue=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.recv()
         sent, started = 0, time.monotonic()

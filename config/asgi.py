@@ -11,9 +11,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.autobahn_debug import defer_debug_formatting  # noqa: E402
+from config.flood_close import drop_after_closing_with  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket_auth import websocket_auth  # noqa: E402
 from config.write_through import send_without_waiting  # noqa: E402
+from games.consumers import FLOODING  # noqa: E402
 from games.metrics import with_metrics  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
 from telemetry.errors import with_error_reports  # noqa: E402
@@ -27,6 +29,8 @@ keep_server_logs_anonymous()
 defer_debug_formatting()
 # A frame goes to the socket at once when nothing is waiting, not on the loop's next turn.
 send_without_waiting()
+# A socket closed for flooding is dropped once its close frame is out, not read any longer.
+drop_after_closing_with(FLOODING)
 
 # with_scheduler: every server process runs the rooms' timed steps (games/rooms/scheduler.py).
 # with_metrics: GET /metrics answered before Django, for the operators' scraper (games/metrics.py).

@@ -12,10 +12,10 @@ consumer hears the disconnect then, as for any close.
 """
 from __future__ import annotations
 
-from autobahn.websocket.protocol import WebSocketProtocol as AutobahnProtocol
-from daphne.ws_protocol import WebSocketProtocol
 from typing import cast
 
+from autobahn.websocket.protocol import WebSocketProtocol as AutobahnProtocol
+from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import reactor
 from twisted.internet.interfaces import IReactorTime
 

@@ -12,12 +12,10 @@ consumer hears the disconnect then, as for any close.
 """
 from __future__ import annotations
 
-from typing import cast
+import asyncio
 
 from autobahn.websocket.protocol import WebSocketProtocol as AutobahnProtocol
 from daphne.ws_protocol import WebSocketProtocol
-from twisted.internet import reactor
-from twisted.internet.interfaces import IReactorTime
 
 CUT_AFTER = 1.0  # seconds for the client to read the close frame
 _daphne_server_close = WebSocketProtocol.serverClose
@@ -33,7 +31,7 @@ def server_close(self: WebSocketProtocol, code: int | None = None) -> None:
     self.state = AutobahnProtocol.STATE_CLOSED  # Autobahn's loop over what it read stops
     self.data = b""
     self.transport.loseWriteConnection()  # after the close frame, the end of our half
-    cast(IReactorTime, reactor).callLater(CUT_AFTER, self.transport.abortConnection)
+    asyncio.get_running_loop().call_later(CUT_AFTER, self.transport.abortConnection)  # Daphne's reactor
 
 
 def drop_after_closing_with(*codes: int) -> None:

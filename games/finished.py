@@ -15,7 +15,7 @@ from typing import Any
 
 from config.hourly_buffer import HourlyBuffer
 from games.models import FinishedGame
-from telemetry.schema import BUCKETS
+from games.ranges import GAME_RANGES
 
 SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
 
@@ -30,8 +30,8 @@ def operators_copy(record: dict[str, Any]) -> dict[str, Any]:
             "cpu_level": record["cpu_level"] or "",
             "room_origin": record["room_origin"] or "",
             "reconnections": record["reconnections"],
-            "moves": BUCKETS["move_count"].label(record["moves"]),
-            "duration": BUCKETS["duration"].label(record["duration_seconds"]),
+            "moves": GAME_RANGES["move_count"].label(record["moves"]),
+            "duration": GAME_RANGES["duration"].label(record["duration_seconds"]),
             "started_at": record["started_at"].replace(**hour).isoformat(),
             "finished_at": record["finished_at"].replace(**hour).isoformat(),
             "seats": [{k: seat[k] for k in SEAT_FACTS_FOR_OPERATORS if k in seat}

@@ -112,8 +112,8 @@ class FinishedGame(models.Model):
     mode = models.CharField(max_length=16)
     options = models.JSONField()
     cpu_level = models.CharField(max_length=16, blank=True, default="")
-    moves = models.CharField(max_length=8)     # a range: telemetry.schema.BUCKETS["move_count"]
-    duration = models.CharField(max_length=8)  # a range: telemetry.schema.BUCKETS["duration"]
+    moves = models.CharField(max_length=8)     # a range: games.ranges.GAME_RANGES["move_count"]
+    duration = models.CharField(max_length=8)  # a range: games.ranges.GAME_RANGES["duration"]
     started_at = models.DateTimeField()  # the hour (UTC)
     finished_at = models.DateTimeField(db_index=True)  # the hour (UTC)
     seats = models.JSONField()  # [{"seat", "holder", "result", "rank", "resigned"}]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 from games import specs
+from games.ranges import GAME_RANGES, Buckets
 
 MAX_EVENTS = 50
 
@@ -26,41 +27,14 @@ class SchemaError(ValueError):
     """A request that does not match the schema; the message says why, for the HTTP 400."""
 
 
-@dataclass(frozen=True)
-class Buckets:
-    """Labels for a raw measurement: value < edges[0] → labels[0], edges[i-1] <= value < edges[i]
-    → labels[i], value >= edges[-1] → labels[-1]. "unknown" when the browser cannot measure."""
-
-    unit: str
-    edges: tuple[float, ...]
-    labels: tuple[str, ...]
-
-    def __post_init__(self):
-        assert len(self.labels) == len(self.edges) + 1
-
-    def label(self, value: float) -> str:
-        for edge, label in zip(self.edges, self.labels, strict=False):
-            if value < edge:
-                return label
-        return self.labels[-1]
-
-    @property
-    def values(self) -> tuple[str, ...]:
-        return self.labels + ("unknown",)
-
-
 BUCKETS = {
     # navigator.deviceMemory (GiB; Chrome reports 0.25 … 8 in powers of two).
     "memory": Buckets("GiB", (1, 2, 4, 8), ("<1", "1-2", "2-4", "4-8", "8+")),
     # navigator.hardwareConcurrency.
     "cores": Buckets("cores", (2, 3, 5, 9, 17), ("1", "2", "3-4", "5-8", "9-16", "17+")),
-    # Moves in a finished game: a count, bucketed so that it cannot single out the game's
-    # record (accounts.GameRecord keeps the exact count for its player).
-    "move_count": Buckets("moves", (10, 25, 50, 100, 200, 400),
-                          ("<10", "10-24", "25-49", "50-99", "100-199", "200-399", "400+")),
-    # Game duration, first action to end.
-    "duration": Buckets("s", (60, 180, 600, 1800, 3600),
-                        ("<1m", "1-3m", "3-10m", "10-30m", "30-60m", "60m+")),
+    # A finished game's moves and duration: the ranges the operators' copy keeps too.
+    "move_count": GAME_RANGES["move_count"],
+    "duration": GAME_RANGES["duration"],
     # Page open (navigationStart) to the first 3D frame, or to leaving before it.
     "ttff": Buckets("ms", (500, 1000, 2000, 4000, 8000, 15000),
                     ("<0.5s", "0.5-1s", "1-2s", "2-4s", "4-8s", "8-15s", "15s+")),

@@ -22,6 +22,7 @@ RENDER = """async ([game, view, names, colours]) => {
     // The table as the renderers use it: its frame, and its surface's size (left as it is).
     table: {viewport: document.getElementById('table-viewport'), setSurfaceSize: () => {}, onFit: () => {}},
     seatName: (seat) => names[seat], seatColour: (seat) => colours[seat],
+    seatLabel: (seat) => (seats.includes(seat) ? 'You' : names[seat]),
     isYou: (seat) => seats.includes(seat),
     say: (seat, forYou, forOthers, values = {}) => (seats.includes(seat) ? forYou : forOthers)
       .replace(/%\\((\\w+)\\)s/g, (_, key) => (key === 'name' ? names[seat] : values[key])),

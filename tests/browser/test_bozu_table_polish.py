@@ -35,7 +35,7 @@ def test_it_keeps_the_labels_of_tall_piles_readable(site, pages):
     page = pages.new()
     open_room_page(page, site, "bozu")
     render_view(page, "bozu", tall_pile_view())
-    for name in ("Red · 42", "Yellow · 53"):
+    for name in ("You · 42", "Yellow · 53"):  # Red is this page's seat
         label = page.locator(".bozu-pile .pile-label", has_text=name)
         assert covered_share(page, label) < 0.05, name
     fresh = bozu.new_game({}, 0).view(0)

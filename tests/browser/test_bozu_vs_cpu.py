@@ -55,7 +55,7 @@ def test_it_plays_a_bozu_game_against_the_cpu(site, pages):
 
     counts = dict(zip(page.locator(".counts dt").all_inner_texts(), page.locator(".counts dd").all_inner_texts(),
                       strict=True))
-    piles = [int(counts[name]) for name in ("Red", "Green", "Yellow", "Blue")]
+    piles = [int(counts[name]) for name in ("You", "Green", "Yellow", "Blue")]  # Red is this page's seat
     assert sum(piles) + int(counts["Centre"]) == 100
     assert counts["Monks left in the deck"] == "0" and counts["Ladies left in the deck"] == "0"
 

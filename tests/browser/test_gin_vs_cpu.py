@@ -17,7 +17,7 @@ def test_it_plays_a_gin_hand_to_a_knock_or_gin_with_both_hands_shown(site, pages
     start_from_menu(page, site, "gin", "cpu", {"target": 1000}, level="normal")
     # Deadwood and the match score are at the top from the start.
     page.locator("#gin-deadwood").wait_for()
-    assert page.locator("#gin-score").inner_text().startswith("Red 0 – 0 Green")
+    assert page.locator("#gin-score").inner_text().startswith("You 0 – 0 Green")  # this page plays Red
     player = GinPlayer(page, frames, use_table=True, past_decided_hands=False)
     outcome = None
     for step in for_up_to(300):
@@ -57,7 +57,7 @@ def test_it_plays_a_whole_gin_game_to_100(site, pages):
     result = page.locator("#result")
     result.wait_for(state="visible")
     score_line = result.locator(".gin-final-score").inner_text()
-    assert score_line == f"Final score: Red {final['scores'][0]} – {final['scores'][1]} Green"
+    assert score_line == f"Final score: You {final['scores'][0]} – {final['scores'][1]} Green"
     assert "The deciding hand" in result.inner_text()
     assert result.locator(".gin-summary .gin-side").count() == 2
     screenshot(page, "gin-result")

@@ -138,7 +138,7 @@ export function create(ctx) {
     if (piles.length !== view.players || fresh) buildPiles(view);
     view.piles.forEach((pile, seat) => {
       stack(piles[seat], pile.count, pile.top);
-      piles[seat].querySelector(".pile-label").textContent = `${ctx.seatName(seat)} · ${pile.count}`;
+      piles[seat].querySelector(".pile-label").textContent = `${ctx.seatLabel(seat)} · ${pile.count}`;
       piles[seat].classList.toggle("current", view.current_player === seat);
     });
     stack(centre, view.centre.count, view.centre.top);
@@ -163,7 +163,7 @@ export function create(ctx) {
       h("p", {}, text));
     ctx.setLastMove(text, false);  // shown beside its card above
     counts.replaceChildren(
-      ...view.piles.flatMap((pile, seat) => [h("dt", {}, ctx.seatName(seat)), h("dd", {}, String(pile.count))]),
+      ...view.piles.flatMap((pile, seat) => [h("dt", {}, ctx.seatLabel(seat)), h("dd", {}, String(pile.count))]),
       h("dt", {}, gettext("Centre")), h("dd", {id: "centre-count"}, String(view.centre.count)),
       h("dt", {}, gettext("Deck")), h("dd", {id: "deck-count"}, String(view.deck_count)),
       h("dt", {}, gettext("Monks left in the deck")), h("dd", {}, String(view.deck_monks)),

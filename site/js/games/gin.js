@@ -272,8 +272,8 @@ export function create(ctx) {
         h("h3", {}, fmt(gettext("Hand %(n)s"), {n: summary.hand_number})),
         handSummary(summary, ctx),
         h("p", {class: "gin-hand-score"}, fmt(gettext("Score after it: %(a)s %(sa)s – %(sb)s %(b)s"), {
-          a: ctx.seatName(ctx.homeSeat), sa: summary.scores[ctx.homeSeat],
-          sb: summary.scores[1 - ctx.homeSeat], b: ctx.seatName(1 - ctx.homeSeat)})))),
+          a: ctx.seatLabel(ctx.homeSeat), sa: summary.scores[ctx.homeSeat],
+          sb: summary.scores[1 - ctx.homeSeat], b: ctx.seatLabel(1 - ctx.homeSeat)})))),
       h("form", {method: "dialog"}, h("button", {class: "btn btn-primary", id: "gin-hands-close"}, gettext("Close"))));
     handsDialog.showModal();
   }
@@ -299,7 +299,7 @@ export function create(ctx) {
 
     // Top line: deadwood and the match score, always.
     const scoreText = fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {
-      a: ctx.seatName(home), sa: view.scores[home], sb: view.scores[other], b: ctx.seatName(other), target: view.target});
+      a: ctx.seatLabel(home), sa: view.scores[home], sb: view.scores[other], b: ctx.seatLabel(other), target: view.target});
     // With eleven cards the figure that matters is what the best discard leaves.
     let deadwoodText = "";
     if (hand && hand.deadwood_after_discard !== null && hand.deadwood_after_discard !== undefined) {
@@ -430,7 +430,7 @@ export function create(ctx) {
     const known = view.known_cards[1 - ctx.homeSeat] || [];
     fill(info, playing ? h("p", {}, fmt(gettext("%(name)s holds %(n)s cards."), {name: ctx.seatName(1 - ctx.homeSeat), n: view.card_counts[1 - ctx.homeSeat]}),
       known.length ? ` ${fmt(gettext("Known: %(cards)s."), {cards: known.map(shortName).join(", ")})}` : "") : null,
-    playing ? h("p", {}, fmt(gettext("Stock: %(n)s · Dealer: %(name)s"), {n: view.stock_count, name: ctx.seatName(view.dealer)})) : null,
+    playing ? h("p", {}, fmt(gettext("Stock: %(n)s · Dealer: %(name)s"), {n: view.stock_count, name: ctx.seatLabel(view.dealer)})) : null,
     !playing && view.last_hand ? handSummary(view.last_hand, ctx) : null);
   }
 
@@ -493,8 +493,8 @@ export function create(ctx) {
     over.replaceChildren(h("h2", {}, fmt(gettext("Hand %(n)s"), {n: view.last_hand.hand_number})),
       handSummary(view.last_hand, ctx, false),
       h("p", {class: "gin-hand-score"}, fmt(gettext("%(a)s %(sa)s – %(sb)s %(b)s · to %(target)s"), {
-        a: ctx.seatName(ctx.homeSeat), sa: view.last_hand.scores[ctx.homeSeat], sb: view.last_hand.scores[1 - ctx.homeSeat],
-        b: ctx.seatName(1 - ctx.homeSeat), target: view.target})),
+        a: ctx.seatLabel(ctx.homeSeat), sa: view.last_hand.scores[ctx.homeSeat], sb: view.last_hand.scores[1 - ctx.homeSeat],
+        b: ctx.seatLabel(1 - ctx.homeSeat), target: view.target})),
       h("div", {class: "gin-handover-buttons"}, next, previousHandsButton()));
   }
 
@@ -534,7 +534,7 @@ export function create(ctx) {
       const home = ctx.homeSeat;
       return h("div", {class: "gin-final"},
         h("p", {class: "gin-final-score"}, fmt(gettext("Final score: %(a)s %(sa)s – %(sb)s %(b)s"), {
-          a: ctx.seatName(home), sa: result.scores[home], sb: result.scores[1 - home], b: ctx.seatName(1 - home)})),
+          a: ctx.seatLabel(home), sa: result.scores[home], sb: result.scores[1 - home], b: ctx.seatLabel(1 - home)})),
         result.deciding_hand ? h("h3", {}, gettext("The deciding hand")) : null,
         result.deciding_hand ? handSummary(result.deciding_hand, ctx) : null);
     },

@@ -246,12 +246,12 @@ export function create(ctx) {
     }
     markKeyed(grid.contains(document.activeElement) ? focusPos : null);
     piles.forEach((pile, seat) => {
-      pile.querySelector(".pile-label").textContent = `${ctx.seatName(seat)} · ${v.scores[seat]}`;
+      pile.querySelector(".pile-label").textContent = `${ctx.seatLabel(seat)} · ${v.scores[seat]}`;
       pile.classList.toggle("current", v.current_player === seat);
     });
 
     fill(scores, ...Array.from({length: v.players}, (_, seat) => [
-      h("dt", {}, ctx.seatName(seat)), h("dd", {}, v.players === 1
+      h("dt", {}, ctx.seatLabel(seat)), h("dd", {}, v.players === 1
         ? fmt(ngettext("%(n)s pair", "%(n)s pairs", v.pairs[seat]), {n: v.pairs[seat]})
         : fmt(ngettext("%(n)s card", "%(n)s cards", v.scores[seat]), {n: v.scores[seat]}))]).flat(),
     h("dt", {}, gettext("Cards left")), h("dd", {id: "cards-left"}, String(v.cards_left)));

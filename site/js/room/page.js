@@ -64,6 +64,13 @@ export function seatName(seat) {
   return info.name && info.name !== english ? info.name : colourName;
 }
 
+// A seat where the page lists seats (the seat pills, scores, standings, piles): "You" for this
+// page's own seat, its colour kept as the swatch beside it; on one device every seat is at this
+// device, so each keeps its colour's name.
+function seatLabel(seat) {
+  return ctx.isYou(seat) ? gettext("You") : seatName(seat);
+}
+
 function mySeats() {
   return room && room.you && Array.isArray(room.you.seats) ? room.you.seats : [];
 }
@@ -73,6 +80,7 @@ const ctx = {
   panel: $("game-panel"),
   table,
   seatName,
+  seatLabel,
   seatColour: (seat) => (room && room.seats[seat] ? room.seats[seat].colour : "red"),
   get room() { return room; },
   get view() { return view; },
@@ -259,11 +267,9 @@ function sessionLine(totals) {
 
 function renderSeats() {
   const list = $("seats");
-  const mine = mySeats();
   list.replaceChildren(...room.seats.map((seat) => {
     const current = view && view.current_player === seat.seat && room.status === "playing";
     const tags = [];
-    if (mine.includes(seat.seat) && room.mode !== "local") tags.push(gettext("you"));
     if (seat.holder === "cpu" || (seat.presence === "cpu" && seat.holder !== "human")) tags.push(gettext("CPU"));
     else if (PRESENCE[seat.presence]) tags.push(PRESENCE[seat.presence]);
     return h("li", {
@@ -272,7 +278,7 @@ function renderSeats() {
       dataset: {seat: seat.seat},
     },
     h("span", {class: "seat-dot", "aria-hidden": "true"}),
-    h("span", {class: "seat-name"}, seatName(seat.seat)),
+    h("span", {class: "seat-name", title: seatName(seat.seat)}, seatLabel(seat.seat)),
     tags.length ? h("span", {class: "seat-tag"}, tags.join(" · ")) : null,
     h("span", {class: "seat-score", "aria-label": gettext("score")}, String(scoreOf(seat.seat) ?? 0)),
     sessionOf(seat.seat) ? h("span", {class: "seat-session", title: gettext("This session")},
@@ -479,7 +485,7 @@ function renderResult(force = false) {
       const score = pairs ? pairs[seat] : result.scores && result.scores[seat];
       rows.push(h("tr", {class: `seat-${ctx.seatColour(seat)}`},
         h("td", {}, String(index + 1)),
-        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(seat)),
+        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatLabel(seat)),
         h("td", {}, score === undefined || score === null ? "–" : String(score))));
     }
   });
@@ -543,7 +549,7 @@ function sessionStandings() {
         h("th", {scope: "col"}, gettext("Games won")), h("th", {scope: "col"}, gettext("Pairs")))),
       h("tbody", {}, session.standings.map((row) => h("tr", {class: `seat-${ctx.seatColour(row.seat)}`},
         h("td", {}, String(row.rank)),
-        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatName(row.seat)),
+        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatLabel(row.seat)),
         h("td", {}, String(row.wins)),
         h("td", {}, String(row.pairs)))))),
     sessionGames(session));
@@ -562,13 +568,13 @@ function sessionGames(session) {
   return h("div", {class: "session-games"},
     fastest ? h("p", {class: "session-fastest", id: "session-fastest"},
       fmt(gettext("Fastest win: %(name)s in %(time)s (game %(n)s)"),
-        {name: seatName(fastest.winner), time: clock(fastest.seconds), n: fastest.game})) : null,
+        {name: seatLabel(fastest.winner), time: clock(fastest.seconds), n: fastest.game})) : null,
     h("table", {class: "ranking session-times", id: "session-times"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Game")), h("th", {scope: "col"}, gettext("Winner")),
         h("th", {scope: "col"}, gettext("Time")))),
       h("tbody", {}, played.map((game) => h("tr", {class: fastest && fastest.game === game.game ? "fastest" : null},
         h("td", {}, String(game.game)),
-        h("th", {scope: "row"}, game.winner === null ? gettext("Draw") : seatName(game.winner)),
+        h("th", {scope: "row"}, game.winner === null ? gettext("Draw") : seatLabel(game.winner)),
         h("td", {}, clock(game.seconds)))))));
 }
 

@@ -1,6 +1,7 @@
-"""The production stack for the rooms benches (ws_load, chaos, fuzz_ws): Daphne processes (the
-`make run` command) on a PostgreSQL database of the bench's own and a Redis db of its own, on
-127.0.0.1 only. Also reads a process's CPU time and memory from /proc.
+"""The production stack for the rooms benches (ws_load, chaos, fuzz_ws): server processes (Daphne
+as `manage.py serve` runs it, the `make run` command; or, for ``bench/ws_load.py --server``,
+uvicorn or Granian with the same settings) on a PostgreSQL database of the bench's own and a
+Redis db of its own, on 127.0.0.1 only. Also reads a process's CPU time and memory from /proc.
 """
 from __future__ import annotations
 
@@ -33,6 +34,49 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def with_descendants(pid: int) -> list[int]:
+    """The process and every process below it (Granian's worker runs under its supervisor)."""
+    pids = [pid]
+    for parent in pids:
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                pids += [int(child) for child in (task / "children").read_text().split()]
+            except OSError:  # the thread ended meanwhile
+                pass
+    return pids
+
+
+# config/settings.py's DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE, which `manage.py serve` hands Daphne.
+WEBSOCKET_MAX_MESSAGE_SIZE = 4 * 1024 * 1024
+SERVERS = ("daphne", "uvicorn", "granian")
+
+
+def server_command(server: str, host: str, port: int) -> list[str]:
+    """One process of ``server`` serving config.asgi:application as production needs it: no
+    access log, no Server header, WebSocket messages up to WEBSOCKET_MAX_MESSAGE_SIZE, the
+    client address as the peer's (config/client_address.py reads X-Forwarded-For itself),
+    no per-message compression (Daphne offers none). uvicorn and Granian come from the
+    bench's own environment (bench/servers_venv.py), with uvloop as their docs recommend."""
+    if server == "daphne":
+        return [str(VENV_BIN / "python"), "manage.py", "serve", "--host", host, "--port", str(port)]
+    from servers_venv import ensure
+    bin_dir = ensure()
+    if server == "uvicorn":
+        return [str(bin_dir / "uvicorn"), "--host", host, "--port", str(port), "--workers", "1",
+                "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
+                "--ws-max-size", str(WEBSOCKET_MAX_MESSAGE_SIZE), "--ws-per-message-deflate", "false",
+                "--lifespan", "on", "--no-access-log", "--no-server-header", "--no-proxy-headers",
+                "--log-level", "warning", "config.asgi:application"]
+    if server == "granian":
+        # Granian has no WebSocket message size option (tungstenite's default, 64 MiB, applies;
+        # the consumers refuse a message over games/consumers.py's MAX_MESSAGE_BYTES anyway) and
+        # no option to leave out its "server: granian" header; it logs no access by default.
+        return [str(bin_dir / "granian"), "--interface", "asgi", "--host", host, "--port", str(port),
+                "--workers", "1", "--loop", "uvloop", "--no-access-log", "--log-level", "warning",
+                "--http1-header-read-timeout", "10000", "config.asgi:application"]
+    raise ValueError(f"unknown server {server!r}: one of {', '.join(SERVERS)}")
+
+
 def memory_mb(pid: int) -> tuple[float, float]:
     """(resident now, peak resident) in MB."""
     status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
@@ -41,16 +85,18 @@ def memory_mb(pid: int) -> tuple[float, float]:
 
 
 class Stack:
-    """Creates the database, migrates, starts ``processes`` Daphne processes; ``close`` stops
-    them and drops the database. ``balanced``: process i listens on 127.0.0.<i+1> at one shared
-    port, as the replicas behind HAProxy do (tests/balancer.py), instead of 127.0.0.1 at ports
-    of their own."""
+    """Creates the database, migrates, starts ``processes`` server processes (``server``: one of
+    SERVERS); ``close`` stops them and drops the database. ``balanced``: process i listens on
+    127.0.0.<i+1> at one shared port, as the replicas behind HAProxy do (tests/balancer.py),
+    instead of 127.0.0.1 at ports of their own."""
 
     def __init__(self, name: str, processes: int = 1, redis_url: str = "redis://127.0.0.1:6379/3",
                  log_dir: Path | None = None, database_url: str | None = None,
-                 balanced: bool = False, **env: str):
+                 balanced: bool = False, server: str = "daphne", **env: str):
         import psycopg
         self.name = name
+        self.server = server
+        server_command(server, "127.0.0.1", 1)  # an unknown name, or uvicorn's install, before the database
         self.hosts = loopback_hosts(processes) if balanced else ["127.0.0.1"] * processes
         self.shared_port = free_port() if balanced else None
         self.log_dir = log_dir or Path(f"/tmp/{name}-logs")
@@ -62,6 +108,9 @@ class Stack:
         self.env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{PG_PORT}/{name}"
         self.env["REDIS_URL"] = redis_url
         self.env["DEBUG"] = "false"
+        # This tree's code, whichever tree the editable install in .venv points at (a git worktree
+        # of another commit runs its own code: bench/results/2026-12-06-servers.md).
+        self.env["PYTHONPATH"] = str(PROJECT)
         self.env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
         self.env.setdefault("ALLOWED_HOSTS", ",".join(sorted(set(self.hosts))) + ",localhost")
         self.env.setdefault("SECURE_SSL_REDIRECT", "false")  # plain HTTP on loopback
@@ -80,10 +129,13 @@ class Stack:
 
     def _start(self, i: int, port: int | None = None) -> LiveServer:
         port = port or self.shared_port or free_port()
-        command = [str(VENV_BIN / "daphne"), "--no-server-name", "--access-log", "/dev/null",
-                   "-b", self.hosts[i], "-p", str(port), "config.asgi:application"]
-        return LiveServer(command, self.env, port, self.log_dir / f"daphne{i}-{self.restarts}.log",
-                          self.hosts[i])
+        command = server_command(self.server, self.hosts[i], port)
+        return LiveServer(command, self.env, port,
+                          self.log_dir / f"{self.server}{i}-{self.restarts}.log", self.hosts[i])
+
+    def pids(self, i: int) -> list[int]:
+        """Server process i's processes (one, or Granian's supervisor and its worker)."""
+        return with_descendants(self.servers[i].process.pid)
 
     def restart(self, i: int = 0, kill: bool = True) -> float:
         """Kills (SIGKILL) or stops process i and starts it again on the same port; returns the

@@ -2,16 +2,18 @@
 
     .venv/bin/python bench/ws_load.py [--clients 500] [--seconds 30] [--think 1.0]
                                       [--processes 1] [--spread] [--client-processes K]
-                                      [--target URL ...]
+                                      [--server daphne|uvicorn|granian] [--target URL ...]
 
-Starts Daphne (the `make run` command, DEBUG off) with Redis (db 3: pub/sub, cache) and
-PostgreSQL (database ``cardtable_bench_*``, created and dropped here; ``BENCH_PG_PORT`` for a
-cluster other than 127.0.0.1:5432), unless ``--target`` names running servers. Where that
-cluster preloads pg_stat_statements (``shared_preload_libraries = 'pg_stat_statements'``), it
-also prints what each statement cost per action. Creates N/2 friends Memory rooms (default options: 52 cards); two
-clients join each, and every client flips a random face-down card a think time (uniform
-0.5-1.5 x ``--think``) after its turn comes; a finished game is played again. Memory's own
-1.5 s before a mismatch is turned down applies.
+Starts the server (``--server``: Daphne as the `make run` command starts it, the default; or
+uvicorn or Granian with the same settings, installed on first use into a bench environment of
+their own, bench/servers_venv.py; bench/rooms_stack.py has each command), DEBUG off, with Redis
+(db 3: pub/sub, cache) and PostgreSQL (database ``cardtable_bench_*``, created and dropped here;
+``BENCH_PG_PORT`` for a cluster other than 127.0.0.1:5432), unless ``--target`` names running
+servers. Where that cluster preloads pg_stat_statements (``shared_preload_libraries =
+'pg_stat_statements'``), it also prints what each statement cost per action. Creates N/2 friends
+Memory rooms (default options: 52 cards); two clients join each, and every client flips a random
+face-down card a think time (uniform 0.5-1.5 x ``--think``) after its turn comes; a finished
+game is played again. Memory's own 1.5 s before a mismatch is turned down applies.
 
 Where the clients connect:
 - ``--processes 1``: the one process, directly.
@@ -67,7 +69,7 @@ from machine_load import (  # noqa: E402
     total_cpu,
     used,
 )
-from rooms_stack import Stack, cpu_seconds, load_average, memory_mb  # noqa: E402
+from rooms_stack import SERVERS, Stack, cpu_seconds, load_average, memory_mb  # noqa: E402
 
 from tests.balancer import Balancer  # noqa: E402  (rooms_stack put the project on the path)
 
@@ -162,7 +164,7 @@ class Player:
                 timeout = min(timeout, max(0.0, self.act_at - loop.time()))
             # The load generator shares the machine with the server: asyncio.timeout (a timer)
             # instead of wait_for (a task per message) and orjson instead of json took its CPU
-            # from 41-42% to 35-36% of a core at 1,000 clients (README, Performance).
+            # from 41-42% to 35-36% of a core at 1,000 clients (bench/results/2026-12-02-redis-links.md).
             try:
                 async with asyncio.timeout(timeout):
                     raw = await self.ws.recv()
@@ -481,7 +483,7 @@ def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> d
     client_processes = args.client_processes or max(1, min(os.cpu_count() or 1,
                                                             math.ceil(args.clients / CLIENTS_PER_PROCESS)))
     print(f"{time.strftime('%Y-%m-%d %H:%M')}; load average {load_average()}; "
-          f"{n} server process(es), {route}; {args.clients} clients in {rooms} Memory rooms; "
+          f"{n} {args.server} process(es), {route}; {args.clients} clients in {rooms} Memory rooms; "
           f"think {args.think} s; {client_processes} client process(es)", flush=True)
     entry = [balancer.url] if balancer else urls
     with ThreadPoolExecutor(16) as pool:
@@ -552,6 +554,8 @@ def main(argv=None) -> int:
     parser.add_argument("--target", nargs="*", help="running servers' URLs (127.0.0.1 only)")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server", choices=SERVERS, default="daphne",
+                        help="the ASGI server the bench starts (not with --target)")
     args = parser.parse_args(argv)
     cores = os.cpu_count() or 1
     if not 2 <= args.clients <= 20000 or not 1 <= args.seconds <= 600:
@@ -563,6 +567,8 @@ def main(argv=None) -> int:
     if args.client_processes is not None and not 1 <= args.client_processes <= 256:
         parser.error("--client-processes 1..256")
     if args.target:
+        if args.server != "daphne":
+            parser.error("--server starts a server: not with --target")
         if not all(u.startswith(("http://127.0.0.1:", "http://localhost:")) for u in args.target):
             parser.error("targets must be on the loopback address")
         run([u.rstrip("/") for u in args.target], None, Machine([], None, None), args)
@@ -571,14 +577,14 @@ def main(argv=None) -> int:
     if balanced:
         ensure_haproxy()
     stack = Stack(f"cardtable_bench_{secrets.token_hex(3)}", processes=args.processes,
-                  balanced=balanced)
+                  balanced=balanced, server=args.server)
     balancer = None
     try:
         if balanced:
             balancer = Balancer(stack.hosts, stack.shared_port, stack.log_dir,
                                 allowed_hosts=stack.env["ALLOWED_HOSTS"])
             balancer.wait_up()
-        machine = Machine([s.process.pid for s in stack.servers], stack.name,
+        machine = Machine([pid for i in range(len(stack.servers)) for pid in stack.pids(i)], stack.name,
                           balancer.process.pid if balancer else None)
         run([s.url for s in stack.servers], balancer, machine, args)
     finally:

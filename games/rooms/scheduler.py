@@ -137,14 +137,29 @@ scheduler = Scheduler()
 
 
 def with_scheduler(app: ASGI3Application) -> ASGI3Application:
-    """ASGI wrapper: starts this process's scheduler in the server's event loop on the first
-    connection or request (Daphne sends no lifespan events)."""
+    """ASGI wrapper: starts this process's scheduler in the server's event loop at the ASGI
+    lifespan's startup where the server sends one (uvicorn, Granian: bench/ws_load.py --server),
+    and on every connection or request in case it does not (Daphne sends no lifespan events)
+    or runs them in another loop. The lifespan is answered here: nothing inside needs it."""
 
     async def wrapped(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        if scope["type"] == "lifespan":
+            return await _lifespan(receive, send)
         scheduler.ensure_started()
         return await app(scope, receive, send)
 
     return wrapped
+
+
+async def _lifespan(receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            scheduler.ensure_started()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
 
 
 def start_when_reactor_runs() -> None:

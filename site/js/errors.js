@@ -45,6 +45,7 @@ const MESSAGES = {
   invalid_game: gettext("There is no such game."),
   invalid_mode: gettext("This game cannot be played that way."),
   invalid_cpu_level: gettext("There is no such CPU level."),
+  invalid_pace: gettext("Only a table with friends has a pace: relaxed, normal or quick."),
   too_large: gettext("The request is too large."),
   too_many_rooms: gettext("Too many new tables in a short time: try again in a few minutes."),
 };

@@ -8,6 +8,7 @@ import { errorText } from "../errors.js";
 import { RoomStats, watchTable } from "./stats.js";
 import { createFeel, bindSoundSwitch } from "./feel.js";
 import { lightFocusOnTable } from "./keyed.js";
+import { TurnClock } from "./clock.js";
 
 const COLOURS = {
   red: gettext("Red"), green: gettext("Green"), yellow: gettext("Yellow"),
@@ -49,11 +50,22 @@ const shareButton = h("button", {type: "button", class: "btn", id: "share-invite
 $("copy-invite").after(shareButton);
 const seatNotice = h("div", {class: "seat-notice", id: "seat-notice", role: "status", hidden: true});
 $("room-actions").before(seatNotice);
+// What the CPU did for this page's player under the room's pace: played a turn whose time ran
+// out (their next move plays on as before), or took the seat over (one tap takes it back). Above
+// the game's panel, so that on a phone it shows under the table without scrolling.
+const cpuNote = h("div", {class: "seat-notice cpu-note", id: "cpu-note", role: "status", hidden: true});
+$("game-panel").before(cpuNote);
 const stats = new RoomStats({game: root.dataset.game, mode: root.dataset.mode});
 if (root.dataset.game) watchTable(table, root.dataset.game);
 const feel = createFeel();
 bindSoundSwitch($("sound-switch"));
 lightFocusOnTable($("game-panel"), $("table-surface"));
+// A line for screen readers only, in the live region that already says each move: added to it,
+// so the move shown stays and the next move's line replaces both.
+function announce(text) {
+  $("last-move").append(h("span", {class: "visually-hidden"}, ` ${text}`));
+}
+const clock = new TurnClock({panel: $("side-panel"), announce, seatName, isYou: (seat) => ctx.isYou(seat)});
 
 export function seatName(seat) {
   const info = room && room.seats[seat];
@@ -140,7 +152,11 @@ function send(type, fields = {}) {
   return id;
 }
 
-client.addEventListener("state", (event) => { stats.state(event.detail); onState(event.detail); });
+client.addEventListener("state", (event) => {
+  const receivedAt = Date.now();
+  stats.state(event.detail);
+  onState(event.detail, receivedAt);
+});
 client.addEventListener("joined", (event) => {
   stats.answered(event.detail, "ok");
   toast(gettext("You have a seat. Your turn will come."), "ok");
@@ -172,7 +188,7 @@ window.addEventListener("online", () => { if (!client.open) client.drop(); });
 window.roomClient = client;
 client.connect();
 
-async function onState(message) {
+async function onState(message, receivedAt) {
   const previous = room;
   room = message.room;
   view = message.view;
@@ -187,6 +203,7 @@ async function onState(message) {
     await loading;
   }
   if (message.room !== room) return;  // a newer state arrived while the renderer loaded
+  clock.update(room, receivedAt);
   renderTitle();
   renderTurn();
   renderSeats();
@@ -200,6 +217,7 @@ async function onState(message) {
   root.dataset.status = room.status;
   renderResult();
   feel(room, view, previous === null || Boolean(message.resync));
+  clock.tick();
   root.dataset.version = String(message.version);
 }
 
@@ -271,8 +289,10 @@ function renderSeats() {
     const current = view && view.current_player === seat.seat && room.status === "playing";
     const tags = [];
     if (seat.holder === "cpu" || (seat.presence === "cpu" && seat.holder !== "human")) tags.push(gettext("CPU"));
+    else if (seat.presence === "cpu" && turnsForSeat(seat) > 0) tags.push(gettext("taken over by the CPU"));
     else if (PRESENCE[seat.presence]) tags.push(PRESENCE[seat.presence]);
-    return h("li", {
+    if (seat.presence !== "cpu" && turnsForSeat(seat) > 0) tags.push(gettext("played by the CPU"));
+    const pill = h("li", {
       class: `seat seat-${seat.colour}${current ? " current" : ""} presence-${seat.presence}`,
       "aria-current": current ? "true" : null,
       dataset: {seat: seat.seat},
@@ -284,7 +304,41 @@ function renderSeats() {
     sessionOf(seat.seat) ? h("span", {class: "seat-session", title: gettext("This session")},
       sessionLine(sessionOf(seat.seat))) : null,
     current ? h("span", {class: "visually-hidden"}, gettext("(to play)")) : null);
+    clock.decorate(pill, seat.seat);
+    return pill;
   }));
+  renderCpuNote();
+}
+
+// The turns the CPU has played in a row for a person's seat whose time ran out (the server
+// counts them; they start again from nothing when the person plays).
+function turnsForSeat(seat) {
+  return seat.holder === "human" && Number.isInteger(seat.timeouts) ? seat.timeouts : 0;
+}
+
+let cpuNoteShown = null;  // what the note says now: drawn again only when that changes
+function renderCpuNote() {
+  const mine = room.mode === "friends" && room.status === "playing"
+    ? room.seats.filter((seat) => mySeats().includes(seat.seat) && turnsForSeat(seat) > 0) : [];
+  const seat = mine[0];
+  // Taken over, the seat is listed for take_seat: its button stays the same element while the
+  // CPU plays on, so a tap landing as a new state arrives is not lost on a replaced button.
+  const reclaim = seat && seat.presence === "cpu" ? (allowed().take_seat || []).filter((s) => s === seat.seat) : [];
+  const key = seat ? JSON.stringify([seat.seat, seat.presence, turnsForSeat(seat), reclaim]) : null;
+  cpuNote.hidden = !seat;
+  if (key === cpuNoteShown) return;
+  cpuNoteShown = key;
+  if (!seat) return;
+  if (seat.presence === "cpu") {
+    cpuNote.replaceChildren(h("p", {class: "seat-notice-text"},
+      gettext("Your time ran out three turns in a row, so the CPU is playing your seat. Take it back whenever you like.")),
+    h("div", {class: "room-actions"}, reclaimButtons()));
+    return;
+  }
+  cpuNote.replaceChildren(h("p", {class: "seat-notice-text"},
+    fmt(ngettext("Your time ran out and the CPU played your turn. Your next move takes your seat back.",
+      "Your time ran out and the CPU played your last %(n)s turns. Your next move takes your seat back.",
+      turnsForSeat(seat)), {n: turnsForSeat(seat)})));
 }
 
 const inLobby = () => room.mode === "friends" && room.status === "waiting";
@@ -351,6 +405,7 @@ function seatOffers() {
     items.push(button(gettext("Join"), () => stats.request("join", send("join")), {class: "btn-primary", attrs: {id: "join"}}));
   }
   for (const seat of allowed().take_seat || []) {
+    if (mySeats().includes(seat)) continue;  // this page's own seat: the CPU note offers it
     const label = lostSeat && lostSeat.seat === seat
       ? fmt(gettext("Take back your seat (%(name)s)"), {name: seatName(seat)})
       : fmt(gettext("Take %(name)s's seat"), {name: seatName(seat)});
@@ -358,6 +413,14 @@ function seatOffers() {
       {class: "btn-primary", attrs: {dataset: {takeSeat: seat}}}));
   }
   return items;
+}
+
+// The seat the CPU took over from this page's player, taken back with one tap.
+function reclaimButtons() {
+  return (allowed().take_seat || []).filter((seat) => mySeats().includes(seat)).map((seat) => button(
+    fmt(gettext("Take back your seat (%(name)s)"), {name: seatName(seat)}),
+    () => stats.request("take_seat", send("take_seat", {seat})),
+    {class: "btn-primary", attrs: {id: "take-back", dataset: {takeSeat: seat}}}));
 }
 
 // A returning player whose seat changed hands while they were away is told so, with the
@@ -387,6 +450,11 @@ function renderActions() {
   if (can.start) {
     items.push(button(gettext("Start with CPU in the free seats"), () => send("start"),
       {class: "btn-primary", attrs: {id: "start"}}));
+  }
+  // A relaxed room's silence: after two minutes the others may let the CPU play the turn.
+  if (can.let_cpu_play && view && Number.isInteger(view.current_player)) {
+    items.push(button(fmt(gettext("Let the CPU play for %(name)s"), {name: seatName(view.current_player)}),
+      () => send("let_cpu_play"), {attrs: {id: "let-cpu-play"}}));
   }
   if (can.leave) {
     items.push(confirmButton(gettext("Leave (CPU plays for you)"), gettext("Really leave?"),
@@ -505,12 +573,23 @@ function renderResult(force = false) {
         h("th", {scope: "col"}, pairs ? gettext("Pairs") : gettext("Score")))),
       h("tbody", {}, rows)),
     extra,
+    cpuTurnsNote(result),
     best ? h("p", {class: "result-note personal-best", id: "personal-best"}, best) : null,
     standings,
     h("div", {class: "result-buttons"}, buttons,
       button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"}))));
   box.hidden = resultHidden;
   if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});
+}
+
+// Under a pace, the turns the CPU played for each person whose time ran out (the result counts
+// them per seat); nothing when it played none.
+function cpuTurnsNote(result) {
+  const counts = Array.isArray(result.cpu_turns) ? result.cpu_turns : [];
+  const lines = counts.map((n, seat) => (Number.isInteger(n) && n > 0
+    ? h("li", {}, fmt(ngettext("%(name)s: %(n)s turn played by the CPU", "%(name)s: %(n)s turns played by the CPU", n),
+      {name: seatName(seat), n})) : null)).filter(Boolean);
+  return lines.length ? h("ul", {class: "result-note cpu-turns", id: "cpu-turns"}, lines) : null;
 }
 
 // A solo game's fewest failed flips on this device, per set of options: a result that beats it

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/ws_load.py [--clients 500] [--seconds 30] [--think 1.0]
                                       [--processes 1] [--spread] [--client-processes K]
-                                      [--server daphne|uvicorn|granian] [--target URL ...]
+                                      [--server daphne|uvicorn|granian ...] [--rounds R]
+                                      [--target URL ...]
 
 Starts the server (``--server``: Daphne as the `make run` command starts it, the default; or
 uvicorn or Granian with the same settings, installed on first use into a bench environment of
@@ -13,7 +14,9 @@ servers. Where that cluster preloads pg_stat_statements (``shared_preload_librar
 'pg_stat_statements'``), it also prints what each statement cost per action. Creates N/2 friends
 Memory rooms (default options: 52 cards); two clients join each, and every client flips a random
 face-down card a think time (uniform 0.5-1.5 x ``--think``) after its turn comes; a finished
-game is played again. Memory's own 1.5 s before a mismatch is turned down applies.
+game is played again. Memory's own 1.5 s before a mismatch is turned down applies. Several
+``--server`` names and ``--rounds R``: R rounds of one run per server on a fresh stack each, the
+order turned each round, then each figure's median per server and every run's, side by side.
 
 Where the clients connect:
 - ``--processes 1``: the one process, directly.
@@ -433,6 +436,7 @@ def report(title: str, window: Window, pids: list[int]) -> dict:
         print(f"  server process {i}: CPU {seconds / wall * 100:.0f}% of one core, memory "
               f"{rss:.0f} MB (peak {peak:.0f} MB)", flush=True)
     if pids and actions:
+        figures["server_cpu_ms"] = sum(spent["servers"]) / actions * 1000
         others = [f"{name} {seconds / wall * 100:.0f}% ({seconds / actions * 1000:.2f} ms)"
                   for name, seconds in spent.items() if name not in ("servers", "writes", "statements")]
         unit = "action" if title == "rooms" else "echo"
@@ -474,17 +478,20 @@ def connected(workers) -> tuple[int, int]:
     return sum(a[1] for a in answers), sum(a[2] for a in answers)
 
 
-def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> dict:
-    """``urls``: the server processes; with a balancer every client goes through it."""
+def run(urls: list[str], balancer: Balancer | None, machine: Machine, args, server: str = "daphne") -> dict:
+    """``urls``: the server processes; with a balancer every client goes through it. Returns the
+    rooms' figures, with the echo baseline's as ``echo``."""
     n = len(urls)
+    load = load_average()
     rooms = args.clients // 2
     route = ("through HAProxy" if balancer else
              "a room's players on different processes" if args.spread and n > 1 else "direct")
     client_processes = args.client_processes or max(1, min(os.cpu_count() or 1,
                                                             math.ceil(args.clients / CLIENTS_PER_PROCESS)))
-    print(f"{time.strftime('%Y-%m-%d %H:%M')}; load average {load_average()}; "
-          f"{n} {args.server} process(es), {route}; {args.clients} clients in {rooms} Memory rooms; "
-          f"think {args.think} s; {client_processes} client process(es)", flush=True)
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}; load average {load}; "
+          f"{n} {server if machine.server_pids else 'target'} process(es), {route}; "
+          f"{args.clients} clients in {rooms} Memory rooms; think {args.think} s; "
+          f"{client_processes} client process(es)", flush=True)
     entry = [balancer.url] if balancer else urls
     with ThreadPoolExecutor(16) as pool:
         created = list(pool.map(
@@ -505,6 +512,7 @@ def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> d
         rooms_figures = report("rooms", run_phase(workers, machine, args.warmup, args.seconds),
                                machine.server_pids)
         rooms_figures["connect_failures"] = failed
+        rooms_figures["load"] = load
         if args.no_echo:
             for pipe, _ in workers:
                 pipe.send(("exit",))
@@ -519,6 +527,7 @@ def run(urls: list[str], balancer: Balancer | None, machine: Machine, args) -> d
         print(f"ratio rooms / echo: p50 {rooms_figures['p50'] / echo['p50']:.1f}x, "
               f"p99 {rooms_figures['p99'] / echo['p99']:.1f}x; load average now {load_average()}",
               flush=True)
+        rooms_figures["echo"] = echo
         return rooms_figures
     finally:
         for _, process in workers:
@@ -554,8 +563,11 @@ def main(argv=None) -> int:
     parser.add_argument("--target", nargs="*", help="running servers' URLs (127.0.0.1 only)")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--server", choices=SERVERS, default="daphne",
-                        help="the ASGI server the bench starts (not with --target)")
+    parser.add_argument("--server", nargs="+", choices=SERVERS, default=["daphne"],
+                        help="the ASGI server(s) the bench starts (not with --target); several: "
+                             "one run each per round, then their figures side by side")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="runs of each server, alternated (the order turned each round)")
     args = parser.parse_args(argv)
     cores = os.cpu_count() or 1
     if not 2 <= args.clients <= 20000 or not 1 <= args.seconds <= 600:
@@ -566,9 +578,11 @@ def main(argv=None) -> int:
         parser.error("--spread needs --processes 2 or more")
     if args.client_processes is not None and not 1 <= args.client_processes <= 256:
         parser.error("--client-processes 1..256")
+    if not 1 <= args.rounds <= 10:
+        parser.error("--rounds 1..10")
     if args.target:
-        if args.server != "daphne":
-            parser.error("--server starts a server: not with --target")
+        if args.server != ["daphne"] or args.rounds != 1:
+            parser.error("--server and --rounds start servers: not with --target")
         if not all(u.startswith(("http://127.0.0.1:", "http://localhost:")) for u in args.target):
             parser.error("targets must be on the loopback address")
         run([u.rstrip("/") for u in args.target], None, Machine([], None, None), args)
@@ -576,8 +590,50 @@ def main(argv=None) -> int:
     balanced = args.processes > 1 and not args.spread
     if balanced:
         ensure_haproxy()
+    servers = list(dict.fromkeys(args.server))
+    runs = [(server, measure(server, balanced, args)) for server in alternation(servers, args.rounds)]
+    if len(runs) > 1:
+        print(side_by_side(servers, runs), flush=True)
+    return 0
+
+
+def alternation(servers: list[str], rounds: int) -> list[str]:
+    """Each round runs every server once, the order turned by one each round, so that no server
+    always runs first (on a fresh machine) or right after another."""
+    return [servers[(r + i) % len(servers)] for r in range(rounds) for i in range(len(servers))]
+
+
+# (label, figure, format): the rows of ``side_by_side``.
+ROWS = (("actions/s", lambda f: f["per_second"], "{:.1f}"),
+        ("server CPU per action", lambda f: f.get("server_cpu_ms", math.nan), "{:.2f} ms"),
+        ("p50", lambda f: f["p50"], "{:.1f} ms"),
+        ("p99", lambda f: f["p99"], "{:.1f} ms"),
+        ("errors", lambda f: f["errors"] + f.get("connect_failures", 0), "{:.0f}"),
+        ("echo: server CPU per echo", lambda f: f.get("echo", {}).get("server_cpu_ms", math.nan), "{:.2f} ms"),
+        ("echo: p99", lambda f: f.get("echo", {}).get("p99", math.nan), "{:.1f} ms"))
+
+
+def side_by_side(servers: list[str], runs: list[tuple[str, dict]]) -> str:
+    """Each server's median over its runs, then every run's figure in the order they ran, and
+    the load average each run started at (the machine is shared: say how busy it was)."""
+    lines = [f"side by side ({len(runs)} runs, alternated; median, then each run in order):"]
+    for label, figure, form in ROWS:
+        cells = []
+        for server in servers:
+            values = [figure(f) for name, f in runs if name == server]
+            each = " / ".join(form.format(v).removesuffix(" ms") for v in values)
+            cells.append(f"{server} {form.format(percentile(values, 50))} ({each})")
+        lines.append(f"  {label}: " + "; ".join(cells))
+    lines.append("  load average at each start: " + "; ".join(
+        f"{server} " + " / ".join(f["load"].split()[0] for name, f in runs if name == server)
+        for server in servers))
+    return "\n".join(lines)
+
+
+def measure(server: str, balanced: bool, args) -> dict:
+    """One run on a stack of ``server`` processes of its own (database, migrations, processes)."""
     stack = Stack(f"cardtable_bench_{secrets.token_hex(3)}", processes=args.processes,
-                  balanced=balanced, server=args.server)
+                  balanced=balanced, server=server)
     balancer = None
     try:
         if balanced:
@@ -586,12 +642,11 @@ def main(argv=None) -> int:
             balancer.wait_up()
         machine = Machine([pid for i in range(len(stack.servers)) for pid in stack.pids(i)], stack.name,
                           balancer.process.pid if balancer else None)
-        run([s.url for s in stack.servers], balancer, machine, args)
+        return run([s.url for s in stack.servers], balancer, machine, args, server)
     finally:
         if balancer is not None:
             balancer.stop()
         stack.close()
-    return 0
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ hooks: install $(ESLINT_STAMP) $(TOOLS_STAMP)
 	$(TOOLS)/bin/pre-commit install
 
 # The PostgreSQL database of DATABASE_URL to backups/<database>-<UTC time>.dump, and one such file
-# back into an empty database (games/backups.py; README "Backups and retention").
+# back into an empty database (games/backups.py; docs/production.md, "Backups and retention").
 backup: install
 	$(BIN)/python manage.py backup
 

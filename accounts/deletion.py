@@ -2,7 +2,7 @@
 
 ``delete_account`` is the one way the site deletes an account; ``forget`` runs for every
 deleted user, however deleted (the site, the admin, the shell), inside the deletion's own
-transaction (receivers.py hooks it to pre_delete). README.md states the guarantees;
+transaction (receivers.py hooks it to pre_delete). docs/production.md states the guarantees;
 tests/accounts/test_accounts_delete.py reads every table to hold them.
 """
 from __future__ import annotations

@@ -167,7 +167,7 @@ class Player:
                 timeout = min(timeout, max(0.0, self.act_at - loop.time()))
             # The load generator shares the machine with the server: asyncio.timeout (a timer)
             # instead of wait_for (a task per message) and orjson instead of json took its CPU
-            # from 41-42% to 35-36% of a core at 1,000 clients (README, Performance).
+            # from 41-42% to 35-36% of a core at 1,000 clients (bench/results/2026-12-02-redis-links.md).
             try:
                 async with asyncio.timeout(timeout):
                     raw = await self.ws.recv()

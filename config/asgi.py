@@ -51,7 +51,7 @@ start_embedded_beat()
 # from walking it again. And a young generation of 50,000 objects instead of 700 lets the
 # objects of messages in flight die young instead of being promoted and walked by full
 # collections: those full collections were the 130-190 ms stalls behind the latency tail of
-# bench/ws_load.py (README, "Performance and reliability").
+# bench/ws_load.py (bench/results/2026-11-30-one-process-on-two-cores.md).
 from config.env import env_int  # noqa: E402
 
 gc.freeze()

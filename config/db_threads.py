@@ -14,7 +14,7 @@ Django's request threads (telemetry) as well as the event loop (rooms).
 One pool rule: page requests borrow PostgreSQL connections from Django's bounded pool
 (config/env.py), which would lose a connection for good to each of these threads. Each thread
 therefore connects outside the pool, with a connection of its own kept for ``KEPT_FOR``
-seconds, and the README's connection budget counts them apart.
+seconds, and docs/production.md's connection budget counts them apart.
 
 One reconnection rule: a connection is checked only after it reported an error, outlived
 CONN_MAX_AGE or was left inside a transaction, so a broken connection costs one failed call and

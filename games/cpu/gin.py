@@ -29,7 +29,7 @@ it knocks with must be lower, and lower still for each card the opponent has vis
 (an undercut costs 25). On its last turn before a dead hand, the alternative is scoring
 nothing, so it knocks a little more readily. Gin is always taken, at every level.
 
-Measured strength: README (``manage.py simulate gin --cpu hard,simple --games 1000``).
+Measured strength: bench/results/README.md (``manage.py simulate gin --cpu hard,simple --games 1000``).
 """
 from __future__ import annotations
 

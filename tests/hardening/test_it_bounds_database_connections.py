@@ -2,7 +2,7 @@
 Daphne every request runs in a thread of its own, and with persistent connections each such
 thread left its connection open for a minute, so a stream of requests used up the database's
 connections and then every page failed. Now a process holds at most DB_POOL_MAX connections for
-pages, whatever the rate, plus its rooms' own threads (README, "Connection budget"); requests
+pages, whatever the rate, plus its rooms' own threads (docs/production.md, "Connection budget"); requests
 that find every pooled connection busy for DB_POOL_TIMEOUT are answered 503, not 500."""
 from __future__ import annotations
 

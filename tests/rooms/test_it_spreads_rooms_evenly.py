@@ -1,7 +1,7 @@
 """deploy/haproxy.cfg spreads rooms evenly over the web processes.
 
-Room affinity puts all of a room's connections on the process its id hashes to (README,
-Production). With few points per server on HAProxy's consistent-hash ring the split is uneven,
+Room affinity puts all of a room's connections on the process its id hashes to (docs/production.md,
+"The balancer"). With few points per server on HAProxy's consistent-hash ring the split is uneven,
 and the busiest process saturates first: on the 16-core bench, 8 processes at the default
 weight got 1,222 to 760 clients each. Here 8 stub servers (they answer the health check and say
 who they are) stand behind the very file production reads, and 4,000 room ids, seeded so the

@@ -1,7 +1,7 @@
 """``manage.py backup [--output FILE | --folder DIR] [--keep N]``: the PostgreSQL database of
 DATABASE_URL in one file (games/backups.py), by default ``backups/<database>-<UTC time>.dump``.
 ``--keep N`` then deletes all but the N newest such files in that folder: a scheduled backup that
-keeps its own history (README, "Backups")."""
+keeps its own history (docs/production.md, "Backups and retention")."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

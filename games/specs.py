@@ -1,22 +1,11 @@
 """One :class:`GameSpec` per game: everything the site says about a game outside its rules.
 
-A game is three things: its engine module (the rules, ``games/engines/<game>.py``), its CPU
-module (``games/cpu/<game>.py``) and the ``GameSpec`` below. Every other place that names the
-games reads them from here, so adding a game touches no other file:
-
-- the rooms (``games/rooms/registry.py`` and ``service.create_room``): which games, modes and
-  CPU levels a room may have, and where its engine and CPU modules are;
-- the menus and pages (``games/catalog.py``, the nav and footer of ``templates/base.html``,
-  the game URLs of ``games/page_urls.py``);
-- the client (``client_data()``: the JSON the menu and room scripts read, embedded in those
-  pages and served at ``GET /api/games``): option types, which option rules out which, titles;
-- the statistics (``telemetry/schema.py``): the game field and each game's settings fields;
-- the database choices of ``games.Room`` and ``accounts.GameRecord`` (a callable, so a new game
-  needs no migration), ``manage.py simulate`` and the bot (``games/bot.py``).
-
-``register(spec)`` adds a game; the settings' ``EXTRA_GAMES`` names more specs (dotted paths)
-that the site registers at start-up (the tests add a toy game that way).
-tests/rooms/test_it_agrees_with_the_game_specs.py checks that every place above agrees.
+A game is its engine module, its CPU module and its spec; every other place that names the games
+(rooms, menus, pages, the client's JSON, statistics, model choices, simulators, the bot) reads
+them from here, so adding a game touches no other file: docs/architecture.md ("Packages") and
+docs/engines.md ("Adding a game"). ``register(spec)`` adds a game; the settings' ``EXTRA_GAMES``
+names more specs (dotted paths) registered at start-up, as the tests' toy game is.
+tests/rooms/test_it_agrees_with_the_game_specs.py checks that every place agrees.
 """
 from __future__ import annotations
 

@@ -1,48 +1,11 @@
-"""The contract every game engine keeps, the errors it raises, and what the engines share.
+"""The contract every game engine keeps, written as types (:class:`GameEngine` for a game's
+module ``games/engines/<game>.py``, :class:`GameState` for its ``State``), the one error type,
+the checks every engine makes and :class:`SplitMix64`, the one seeded generator of the project.
 
-Why a contract: the rooms, the simulators and the CPU players know nothing about any one
-game's rules. They find a game's module by the name its GameSpec gives (``games/specs.py``)
-and drive it only through the names below, so a game that keeps the contract can be played in
-every mode without touching them. :class:`GameEngine` (the module) and :class:`GameState` (its ``State``)
-write the contract down as types, which ``mypy --strict games/engines`` checks, and
-``tests/engines/test_engine_contract.py`` plays every registered game against it: random
-playouts to the end, a JSON round trip at every step, every legal action accepted, a sample of
-illegal ones refused with a code and no trace, no view showing a card its seat may not see,
-and the import boundary below. docs/engines.md says the same for people adding a game.
-
-A game is one module ``games/engines/<game>.py`` exposing:
-
-- ``GAME``: the game's name (``"memory"``, ``"bozu"``, ``"gin"``).
-- ``parse_options(raw) -> Options``: validates a JSON-ish dict (or ``None``: the defaults) into
-  a frozen options object with ``players`` and ``to_json()`` (the canonical dict back). Unknown
-  keys or bad values raise :class:`InvalidOptions` with a message a person can read.
-- ``new_game(options, seed: int) -> State``: deals deterministically from the seed: the same
-  seed and the same actions replay the same game, on any machine, for ever (saved games and
-  simulations rely on it, so a deal's random numbers never change once released).
-- ``State``, whose methods are those of :class:`GameState`: whose turn it is, the legal
-  actions, ``apply`` (which refuses a bad action with an :class:`IllegalAction` and leaves the
-  state unchanged), the automatic steps, scores and result, the views, the hidden cards and
-  the JSON round trip. ``State.from_json`` checks the state's invariants (every card somewhere
-  exactly once, one score per seat, a phase that fits the cards...) and refuses anything else
-  with a :class:`GameError` coded ``invalid_state``: a stored state is data from outside.
-
-Secrets: ``view(seat)`` is the only thing that leaves the server, so it holds what that seat
-(``None``: a spectator) may see and nothing else. Each state names the cards a seat may not
-see with ``hidden_cards(seat)`` (the deck, the face-down cards, the other hand); views are
-checked never to contain one of them, except under the keys ``EARLIER_DEALS`` names (Gin
-Rummy's summary of the last hand shows cards that have been shuffled and dealt again since).
-
-Boundary: engines are pure Python, with no Django import anywhere under ``games/engines`` or
-``games/cpu``. A CPU player (``games/cpu/<game>.py``) is built by ``make_cpu(level, seat,
-seed, options)`` and has ``observe(view)`` (fed the seat's view after every change, as the
-seat would receive it), ``choose(view) -> action``, and ``to_json()`` / ``cpu_from_json(d)``
-so that its memory survives a server restart. It never receives a State, so it cannot cheat.
-
-Shared here: the errors, the checks of whole numbers and seats that every engine makes (a
-``bool`` is an ``int`` in Python, and ``true`` players is a mistake worth refusing), the
-ranking of scores, and :class:`SplitMix64`, the one seeded generator written in this project
-(Bozu Mekuri's deal and the Memory CPU's choices; Memory and Gin Rummy deal with Python's
-``random.Random``, which stays as it is so that their games replay as before).
+Why the contract, each name's meaning and what tests/engines/test_engine_contract.py checks on
+every registered game: docs/engines.md. Where the engines sit and why they are pure Python with
+no Django, and CPU players see only views: docs/architecture.md, "Engines". ``mypy --strict
+games/engines`` holds every engine to the types below.
 """
 from __future__ import annotations
 

@@ -66,6 +66,9 @@ class GameRecord(models.Model):
     duration_seconds = models.FloatField()
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField()
+    # What replays the game exactly (games/rooms/replays.py): its seed and salt, actions and CPU
+    # seats. The player's own data only: nothing of it is copied anywhere anonymous.
+    replay = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-finished_at", "-id"]
@@ -98,6 +101,7 @@ class GameRecord(models.Model):
             "resigned": self.resigned, "failed_flips": self.failed_flips, "moves": self.moves,
             "duration_seconds": self.duration_seconds,
             "started_at": self.started_at.isoformat(), "finished_at": self.finished_at.isoformat(),
+            "replay": self.replay,
         }
 
 

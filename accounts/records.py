@@ -45,5 +45,6 @@ def store_finished_game(record: dict) -> list[GameRecord]:
             duration_seconds=record["duration_seconds"],
             started_at=record["started_at"],
             finished_at=record["finished_at"],
+            replay=record.get("replay"),
         ))
     return GameRecord.objects.bulk_create(rows)

@@ -1,4 +1,5 @@
 """POST /api/rooms creates a room; GET /api/rooms/<id> is its public summary (docs/protocol.md);
+GET /api/rooms/<id>/replay a player's replay file of its finished game (docs/verify.md);
 GET /api/games lists the games as the menus and the room page know them (games/specs.py).
 
 Creating a room is exempt from CSRF: it changes nothing for the visitor's account (the signed-in
@@ -22,8 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 from config.client_address import client_address
 from games import specs
 from games.engines.base import GameError
-from games.rooms import db, limits, service
+from games.rooms import db, limits, replays, service
 from games.rooms.scheduler import scheduler
+from games.rooms.seats import Seat, seats_held_by
 
 MAX_BODY_BYTES = 4096
 
@@ -85,6 +87,29 @@ async def room_summary(request, room_id):
     except GameError as exc:
         return _error(404, exc.code, exc.message)
     return JsonResponse(service.summary(room))
+
+
+@require_GET
+async def room_replay(request, room_id):
+    """The replay file of the room's finished game (docs/verify.md), for the holder of a seat:
+    its seat token in the ``X-Seat-Token`` header (never in the URL, which logs keep). Only
+    once the game is over, when nothing in it is secret any more."""
+    token = request.headers.get("X-Seat-Token", "")
+    try:
+        room = await db.call(service.load, room_id)
+    except GameError as exc:
+        return _error(404, exc.code, exc.message)
+    seats = seats_held_by([Seat.from_json(s) for s in room.seats], service.hash_token(token)) if token else []
+    if not seats:
+        return _error(403, "not_a_player", "Only a player of this room, with their seat token, "
+                                           "may download its replay.")
+    if room.status != "finished" or not room.fairness:
+        return _error(409, "game_not_over", "The replay can be downloaded once the game is over.")
+    file = await db.call(replays.replay_file, room, seats)
+    response = JsonResponse(file)
+    response["Content-Disposition"] = f'attachment; filename="{room.game}-replay.json"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET

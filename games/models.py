@@ -55,6 +55,9 @@ class Room(models.Model):
     cpus: Any = JSONTextField(default=dict)            # seat (str) -> CPU to_json(): secret
     result: Any = JSONTextField(null=True, blank=True)  # the room-level result once finished
     session: Any = JSONTextField(null=True, blank=True)  # Memory only: games/rooms/sessions.py
+    # The current game's commitment and what it hides (games/fairness.py): secret until
+    # the game is over. Null for a room made before deals were committed to.
+    fairness: Any = JSONTextField(null=True, blank=True)
     next_room = models.CharField(max_length=32, blank=True, default="")
     # The next timed step: step_at is the next CPU move or automatic step; due_at is the
     # earliest of step_at and any seat's takeover time, and is what schedulers look for.

@@ -19,7 +19,11 @@ committed (``transaction.on_commit``), with ``record`` a plain dict:
         ],
         "room_origin": "menu" | "result" | "new_link" | None,
         "reconnections": 0,
+        "replay": {"seed", "salt", "actions", "cpus", "result"},  # docs/verify.md
     }
+
+``replay`` is there only when a seat names a signed-in player: it is for their own records
+(accounts), never for anything anonymous (the operators' copy leaves it out).
 
 A Memory game decided by a tie-break round is the engine's result after the round: its winner
 "win", every other seat "loss", each seat's score the game's own. A room's Memory session

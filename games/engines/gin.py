@@ -103,6 +103,13 @@ def new_game(options: Options | JSON | None, seed: int) -> State:
     return state
 
 
+def shuffled_deck(seed: int, deal_number: int) -> list[str]:
+    """The deck of a game's deal (redeals of dead hands count), top card (dealt first) first."""
+    deck = list(CARDS)
+    random.Random(f"gin-deal/{seed}/{deal_number}").shuffle(deck)
+    return deck
+
+
 def _split_for_display(cards: list[str]) -> JSON:
     """A hand sorted by its best split: melds first (each in reading order), then deadwood."""
     ordered, melds, loose, deadwood = _display_of_mask(mask_of(cards))
@@ -169,8 +176,7 @@ class State:
     # --- dealing -----------------------------------------------------------------------------
 
     def _deal(self) -> None:
-        deck = list(CARDS)
-        random.Random(f"gin-deal/{self.seed}/{self.deal_number}").shuffle(deck)
+        deck = shuffled_deck(self.seed, self.deal_number)
         non_dealer = 1 - self.dealer
         # One card at a time, non-dealer first.
         self.hands = [[], []]

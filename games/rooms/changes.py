@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import random
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,7 +25,7 @@ from django.utils import timezone
 
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import allowed, processes, registry, sessions, storage
+from games.rooms import allowed, processes, registry, replays, sessions, storage
 from games.rooms.seats import Seat
 
 log = logging.getLogger(__name__)
@@ -263,10 +262,6 @@ def next_step_at(work: Work) -> datetime | None:
     return None
 
 
-def cpu_seed(room: Room, seat: int) -> int:
-    return random.Random(f"{room.seed}:{room.games_played}:{seat}").getrandbits(63)
-
-
 def feed_cpus(work: Work) -> None:
     """Every CPU seat sees its own view after every change of the state (and only that)."""
     room = work.room
@@ -276,8 +271,11 @@ def feed_cpus(work: Work) -> None:
         if not s.cpu:
             continue
         raw = room.cpus.get(str(seat))
-        player = (cpu.cpu_from_json(raw) if raw else
-                  cpu.make_cpu(room.cpu_level, seat, cpu_seed(room, seat), room.options))
+        if raw:
+            player = cpu.cpu_from_json(raw)
+        else:
+            player = cpu.make_cpu(room.cpu_level, seat, replays.cpu_seed(room, seat), room.options)
+            replays.cpu_started(room, seat, replays.new_version(room))
         player.observe(work.state.view(seat))
         memories[str(seat)] = player.to_json()
     room.cpus = memories
@@ -286,6 +284,7 @@ def feed_cpus(work: Work) -> None:
 def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     room = work.room
     room.status = "finished"
+    replays.game_over(room, work.state)
     room.result = {**result, "resigned": resigned}
     ranking = result["ranking"]
     draw = result.get("draw", False)

@@ -29,7 +29,7 @@ from django.utils import timezone
 from games import specs
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import changes, processes, registry, sessions, storage
+from games.rooms import changes, processes, registry, replays, sessions, storage
 from games.rooms.changes import Outcome, Work
 from games.rooms.processes import PROCESS_ID
 from games.rooms.seats import Seat, public, seats_held_by
@@ -114,6 +114,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
                 status="waiting" if mode == "friends" else "playing",
                 version=1, seed=seed, state=state.to_json(), seats=[s.to_json() for s in seats], cpus={},
                 session=sessions.new_session(players) if spec.sessions else None)
+    replays.begin(room, seed, room.version)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     changes.settle(work)
     storage.insert(room)
@@ -318,6 +319,7 @@ def _new_game(room_id: str, held: list[int], kind: str) -> changes.Change:
         room.first_action_at = None
         room.cpus = {}
         work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
+        replays.begin(room, seed, replays.new_version(room))
         work.mark({"type": kind})
 
     return changes.Change(room_id, change)
@@ -396,9 +398,10 @@ def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
     raw = room.cpus.get(str(seat))
     view = work.state.view(seat)
     player = cpu.cpu_from_json(raw) if raw else cpu.make_cpu(
-        room.cpu_level, seat, changes.cpu_seed(room, seat), room.options)
+        room.cpu_level, seat, replays.cpu_seed(room, seat), room.options)
     if not raw:
         player.observe(view)
+        replays.cpu_started(room, seat, room.version)  # it saw the state the change started from
     try:
         action: dict[str, Any] = player.choose(view)
         room.cpus[str(seat)] = player.to_json()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Room
-from games.rooms import allowed, registry, service, sessions, storage
+from games.rooms import allowed, registry, replays, service, sessions, storage
 from games.rooms.jsontext import dumps as _dumps
 from games.rooms.seats import Seat, public
 
@@ -130,6 +130,7 @@ def _shared_room_text(snap: Snapshot) -> str:
             "result": room.result,
             "session": sessions.public(room.session),
             "next_room": service.invite_url(room.next_room) if room.next_room else None,
+            "fairness": replays.public(room),
         })
         snap._shared_room_text = shared[1:-1]
     return snap._shared_room_text

@@ -31,7 +31,7 @@ from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
 from games.models import JSONTextField, Room, RoomEvent
-from games.rooms import jsontext, loop_db
+from games.rooms import jsontext, loop_db, replays
 from games.rooms.db import threads
 from games.signals import game_finished
 
@@ -318,8 +318,16 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
     _after_write(room, params[0][:len(_CHANGED)], now, state, written_now)
     if written_now and finished:
         # At once in autocommit (the common case); after the commit inside a caller's transaction.
-        transaction.on_commit(lambda: game_finished.send(sender=Room, record=finished))
+        transaction.on_commit(lambda: game_finished.send(sender=Room, record=_with_replay(room, finished)))
     return written_now
+
+
+def _with_replay(room: Room, record: dict[str, Any]) -> dict[str, Any]:
+    """The record, with the game's replay when a signed-in player will keep it (their own
+    record, accounts/records.py): read from the game's events once they are committed."""
+    if not any(seat["user_id"] is not None for seat in record["seats"]):
+        return record
+    return {**record, "replay": replays.record_replay(room)}
 
 
 async def commit_on_loop(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,

@@ -116,3 +116,32 @@ def test_a_game_without_signed_in_players_sends_no_replay(no_delays, sent_record
     (sent,) = sent_records
     assert "replay" not in sent
     assert not GameRecord.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cpu_that_took_a_seat_mid_game_is_checked_from_its_first_view(alice, make_user, no_delays):
+    """Bob leaves a friends game of Memory after a few moves: the CPU that plays his seat from
+    then on remembers only what it saw from then, and the replay checks each of its moves so."""
+    bob, carol = make_user("bob"), make_user("carol")
+    room, token = service.create_room("memory", "friends", {"players": 3, "cards": 24}, "hard")
+    service.hello(room.id, token, alice.id)
+    service.join(room.id, bob.id)
+    service.join(room.id, carol.id)
+    moves = 0
+    while (room := service.load(room.id)).status != "finished":
+        state = registry.engine("memory").State.from_json(room.state)
+        seat = state.current_player
+        if moves == 6:
+            service.leave(room.id, [1])
+            moves += 1
+        elif seat is not None and not room.seats[seat]["cpu"]:
+            service.act(room.id, [seat], state.legal_actions(seat)[0])
+            moves += 1
+        else:
+            service.run_step(room.id)
+    replay = GameRecord.objects.get(user=alice).replay
+    ((cpu_seat, from_step),) = replay["cpus"]
+    assert cpu_seat == 1 and from_step > 0
+    assert "cpu" not in [by for _, _, by in replay["actions"][:from_step]]
+    report = check(replays.replay_file(room, [0]))
+    assert report.problems == [] and report.cpu_moves > 0

@@ -20,7 +20,7 @@ def thread_count() -> int:
     # latency tail (waits p99 25-570 ms, bench/ws_load.py p99 176-1,405 ms; with two threads
     # 36-281 ms in runs alternated with them). More threads also take the interpreter lock from
     # the event loop more often: four were no better than two there, and better where several
-    # processes share a busy PostgreSQL (README, "Performance and reliability").
+    # processes share a busy PostgreSQL (bench/results/2026-12-02-database-threads.md).
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         return 1
     return env_int("ROOMS_DB_THREADS", 2)

@@ -52,6 +52,14 @@ def env_float(name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
 
 
+def env_positive_float(name: str, default: float) -> float:
+    """A number above zero (a factor, a length of time that must pass)."""
+    value = env_float(name, default)
+    if not value > 0 or value == float("inf"):
+        raise ConfigError(f"{name} must be a positive number, got {os.environ.get(name)!r}")
+    return value
+
+
 def env_float_or_none(name: str) -> float | None:
     """A number of seconds, or None when the variable is unset (the thing does not happen by itself)."""
     return env_float(name, 0.0) if os.environ.get(name) is not None else None

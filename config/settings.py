@@ -18,6 +18,7 @@ from .env import (
     env_int,
     env_list,
     env_networks,
+    env_positive_float,
     env_rates,
     env_secret_key,
     env_str,
@@ -306,6 +307,9 @@ GAME_TIMING = {
     "heartbeat": env_float("SERVER_HEARTBEAT_SECONDS", 5.0),
     "process_dead_after": env_float("SERVER_DEAD_AFTER", 20.0),
 }
+# Multiplies every pace's seconds per turn and a relaxed room's two minutes before the others may
+# let the CPU play (games/rooms/pace.py): tests and operators shorten or lengthen them.
+PACE_SCALE = env_positive_float("PACE_SCALE", 1.0)
 
 # Plain lines, or one JSON object a line for a log collector (LOG_FORMAT=json): scrubbed alike.
 LOG_FORMAT = env_str("LOG_FORMAT", "plain")

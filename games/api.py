@@ -57,7 +57,7 @@ async def create_room(request):
         return _error(400, "malformed_json", "The request body is not valid JSON.")
     if not isinstance(body, dict):
         return _error(400, "malformed_json", "The request body must be a JSON object.")
-    unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin", "seed"}
+    unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin", "seed", "pace"}
     if unknown:
         return _error(400, "invalid_options", f"Unknown field(s): {', '.join(sorted(unknown))}.")
     if body.get("seed") is not None and not await _may_seed(request):
@@ -71,7 +71,7 @@ async def create_room(request):
     try:
         room, token = await db.call(service.create_room, body.get("game"), body.get("mode"),
                                     body.get("options"), body.get("cpu_level"), body.get("origin"),
-                                    body.get("seed"))
+                                    body.get("seed"), body.get("pace"))
     except GameError as exc:
         return _error(503 if exc.code == "unavailable" else 400, exc.code, exc.message)
     if room.due_at is not None:

@@ -27,9 +27,18 @@ from urllib.parse import urlsplit
 import websockets
 from websockets.typing import Origin
 
+from config.env import env_positive_float
 from games import specs
 
 MESSAGES_PER_SECOND = 18  # the server refuses more than 20
+PACES = ("relaxed", "normal", "quick")  # a friends room's pace (docs/protocol.md, "Pace")
+
+
+def others_wait() -> float:
+    """How long the bot waits for the others' next move before it gives up: past a relaxed
+    room's two minutes of silence, after which another player may let the CPU play (and past
+    any turn's clock), scaled by ``PACE_SCALE`` as the server scales them; never under 2 min."""
+    return max(120.0, 180.0 * env_positive_float("PACE_SCALE", 1.0))
 
 
 class ProtocolError(Exception):
@@ -41,8 +50,10 @@ class ProtocolError(Exception):
 
 def create_room(server: str, game: str, mode: str = "cpu", options: dict | None = None,
                 cpu_level: str | None = None, origin: str | None = None,
-                seed: int | None = None) -> dict:
+                seed: int | None = None, pace: str | None = None) -> dict:
     body: dict[str, Any] = {"game": game, "mode": mode, "options": options or {}}
+    if pace:
+        body["pace"] = pace
     if cpu_level:
         body["cpu_level"] = cpu_level
     if origin:
@@ -186,7 +197,7 @@ async def play(conn: Connection, level: str, seed: int = 0, echo=None) -> dict:
             if echo:
                 echo(f"seat {seat}: {json.dumps(action)} -> version {answer['version']}")
             continue
-        message = await conn.recv(120)
+        message = await conn.recv(others_wait())
         if message.get("type") == "state":
             for seat, cpu in cpus.items():
                 if seat in message["room"]["you"]["seats"] and message["view"].get("seat") == seat:
@@ -221,7 +232,7 @@ async def main_async(args) -> int:
         print(f"Joined room {args.room} as seat {conn.state['room']['you']['seats']}", flush=True)
     else:
         created = create_room(args.server, args.game, args.mode, dict(args.options), args.level,
-                              seed=args.room_seed)
+                              seed=args.room_seed, pace=args.pace)
         print(f"Room {created['room_id']} ({args.game}, {args.mode}): {args.server.rstrip('/')}"
               f"{created['invite_url']}", flush=True)
         conn = Connection(args.server, created["room_id"])
@@ -262,6 +273,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--game", choices=specs.names(), required=True)
     parser.add_argument("--room", help="join this room instead of creating one")
     parser.add_argument("--mode", default="cpu", choices=specs.MODES)
+    parser.add_argument("--pace", choices=PACES, help="a friends room's pace (default relaxed)")
     parser.add_argument("--level", help="the CPU level the bot plays with (and the server's CPU)")
     parser.add_argument("--options", nargs="*", type=parse_option, default=[],
                         metavar="KEY=VALUE", help="game options, e.g. target=50 players=3")

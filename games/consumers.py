@@ -83,7 +83,8 @@ class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):
 
 
 HELD_SEATS_CHANGES = {"start": service.start, "leave": service.leave, "resign": service.resign,
-                      "play_again": service.play_again, "new_session": service.new_session}
+                      "play_again": service.play_again, "new_session": service.new_session,
+                      "let_cpu_play": service.let_cpu_play}
 
 
 def _user_id(scope) -> int | None:
@@ -113,6 +114,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     async def connect(self):
         self.room_id = self.scope["url_route"]["kwargs"]["room_id"]
         self.token_hash = None
+        self.token: str | None = None  # the token its seats are held by (a take-back answers with it)
         self.seats: list[int] = []
         self.greeted = False
         self.sent_version = 0
@@ -264,7 +266,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
                                              lambda outcome: outcome.reply["seats"])
         self.greeted = True
         if token and outcome.reply["seats"]:  # a token holds seats
-            self.token_hash = service.hash_token(token)
+            self.token, self.token_hash = token, service.hash_token(token)
             self._hold(outcome.reply["seats"])
         announce(outcome, self)
         if outcome.reply["bad_token"]:
@@ -294,7 +296,8 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self._take(ref, service.take_seat, self.room_id, message["seat"], user_id, self.seats)
 
     async def _held_seats_change(self, message, ref):
-        """start, leave, resign, play_again, new_session: the service decides from the seats held."""
+        """start, leave, resign, play_again, new_session, let_cpu_play: the service decides from
+        the seats held."""
         await self._change(ref, HELD_SEATS_CHANGES[message["type"]], self.room_id, self.seats)
 
     async def _new_link(self, message, ref):
@@ -319,12 +322,15 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self._send_latest(outcome.room.version, ref)
 
     async def _take(self, ref, function, *args):
-        outcome = await self._change_of_room(db.call(function, *args), lambda outcome: [outcome.reply["seat"]])
+        """join, take_seat: a new seat for this connection, with its new token; or its own seat
+        taken back from the CPU (the token it holds it by stays, and the seat counted it already)."""
+        outcome = await self._change_of_room(db.call(function, *args), _newly_counted)
         token = outcome.reply["token"]
-        self.token_hash = service.hash_token(token)
-        self._hold([outcome.reply["seat"]])
+        if token is not None:
+            self.token, self.token_hash = token, service.hash_token(token)
+            self._hold([outcome.reply["seat"]])
         announce(outcome, self)
-        await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": token,
+        await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": self.token,
                           "version": outcome.room.version, **_ref(ref)})
         await self._send_latest(outcome.room.version, ref)
 
@@ -341,6 +347,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         "play_again": _held_seats_change,
         "new_session": _held_seats_change,
         "new_link": _new_link,
+        "let_cpu_play": _held_seats_change,
         "ping": _ping,
     }
 
@@ -406,6 +413,11 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             # The client went away while its answer was on the way: nothing to tell anyone;
             # the disconnect handler that follows marks its seats.
             pass
+
+
+def _newly_counted(outcome: Outcome) -> list[int]:
+    """The seat a join or take_seat counted the connection in (none when it took its own back)."""
+    return [outcome.reply["seat"]] if outcome.reply["token"] is not None else []
 
 
 def _ref(ref):

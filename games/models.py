@@ -39,6 +39,8 @@ class Room(models.Model):
     options: Any = JSONTextField()                     # the engine's canonical options
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     origin = models.CharField(max_length=16, blank=True, default="")
+    # relaxed | normal | quick: the seat to play's clock (games/rooms/pace.py); friends rooms only
+    pace = models.CharField(max_length=8, default="relaxed")
     status = models.CharField(max_length=16, choices=STATUSES, default="waiting")
     # Plain integers, not PositiveIntegerField: its CHECK (>= 0) was evaluated, and its
     # expression read again from the catalog's text, by every change (PostgreSQL's executor
@@ -53,6 +55,9 @@ class Room(models.Model):
     # read and written as games/rooms/seats.py's Seat, which keeps these keys exactly
     seats: Any = JSONTextField()
     cpus: Any = JSONTextField(default=dict)            # seat (str) -> CPU to_json(): secret
+    # The turn being played and each seat's counts of turns, this game: games/rooms/pace.py's
+    # Turns (null until the first change that keeps them)
+    turns: Any = JSONTextField(null=True, blank=True)
     result: Any = JSONTextField(null=True, blank=True)  # the room-level result once finished
     session: Any = JSONTextField(null=True, blank=True)  # Memory only: games/rooms/sessions.py
     # The current game's commitment and what it hides (games/fairness.py): secret until

@@ -88,6 +88,21 @@ class Players:
 
 
 @dataclass(frozen=True)
+class Paces:
+    """A game's seconds per turn at each pace with a clock (games/rooms/pace.py; a ``relaxed``
+    room has none), before ``PACE_SCALE``, and how many actions make one whole turn: what the
+    CPU plays for a seat whose time ran out (Gin: the upcard decision or the draw, then the
+    discard; Memory: both flips; Bozu: the flip)."""
+
+    normal: float = 30.0
+    quick: float = 10.0
+    actions_per_turn: int = 1
+
+    def seconds(self, pace: str) -> float:
+        return self.quick if pace == "quick" else self.normal
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str  # the slug: URLs, room rows, statistics
     title: Label
@@ -106,6 +121,7 @@ class GameSpec:
     # A room keeps a session over "Play again" (games/rooms/sessions.py): running pairs, wins and
     # pairs won against each other, read from the finished state's ``pairs`` and ``against``.
     sessions: bool = False
+    paces: Paces = Paces()
 
     def __post_init__(self):
         assert set(self.modes) <= set(MODES), self.modes
@@ -248,6 +264,7 @@ register(GameSpec(
     modes=("cpu", "local", "solo", "friends"),
     cpu_delay="memory_flip",
     sessions=True,
+    paces=Paces(normal=30, quick=10, actions_per_turn=2),
 ))
 
 register(GameSpec(
@@ -276,6 +293,7 @@ register(GameSpec(
     cpu_default="medium",
     modes=("cpu", "local", "friends"),
     cpu_delay="bozu_flip",
+    paces=Paces(normal=15, quick=5, actions_per_turn=1),
 ))
 
 register(GameSpec(
@@ -297,4 +315,5 @@ register(GameSpec(
     cpu_default="normal",
     modes=("cpu", "friends"),
     cpu_delay="gin_step",
+    paces=Paces(normal=60, quick=20, actions_per_turn=2),
 ))

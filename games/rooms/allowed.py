@@ -9,16 +9,21 @@ engine's (a view's ``legal_actions``), not these.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
+
+from django.utils import timezone
 
 from games.models import Room
 from games.rooms import registry
+from games.rooms.pace import Turns
 from games.rooms.seats import Seat, take_refusal
 
 Refusal = tuple[str, str]
 
 # In the order of docs/protocol.md's table of client messages.
-ROOM_ACTIONS = ("join", "take_seat", "start", "leave", "resign", "play_again", "new_session", "new_link")
+ROOM_ACTIONS = ("join", "take_seat", "start", "leave", "resign", "play_again", "new_session", "new_link",
+                "let_cpu_play")
 
 
 def holding(seats: list[Seat], held: Sequence[int]) -> list[int]:
@@ -81,23 +86,56 @@ def _new_link(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | N
     return None
 
 
+def let_cpu_play_refusal(room: Room, seats: list[Seat], now_held: list[int], turns: Turns | None,
+                         now: datetime | None) -> Refusal | None:
+    """A relaxed friends room whose seat to play, a person's, has been silent for the relaxed
+    wait (games/rooms/pace.py): any other seated player may let the CPU play that turn."""
+    if room.mode != "friends" or room.pace != "relaxed" or room.status != "playing":
+        return "not_allowed", "Letting the CPU play a turn is for relaxed rooms with friends."
+    turns = turns or Turns.from_json(room.turns, len(seats))
+    waiting = turns.waiting_on_person(seats)
+    if waiting is None:
+        return "not_allowed", "Nobody is keeping the table waiting."
+    if waiting in now_held:
+        return "not_allowed", "It is your own turn: play it."
+    offer = turns.offer_at(room.pace, seats)
+    if offer is None or (now or timezone.now()) < offer:
+        return "not_allowed", "The CPU can be asked to play a turn only after 2 minutes without a move."
+    return None
+
+
 _HOLDERS_ONLY: dict[str, Callable[[Room, list[Seat], list[int]], Refusal | None]] = {
     "start": _start, "leave": _leave, "resign": _resign, "play_again": _play_again,
     "new_session": _new_session, "new_link": _new_link}
 
 
-def refusal(room: Room, seats: list[Seat], held: Sequence[int], kind: str, seat: int | None = None) -> Refusal | None:
+def _take_back_refusal(room: Room, seats: list[Seat], now_held: list[int], seat: int | None) -> Refusal | None:
+    """A seat holder's ``take_seat`` names its own seat, which the CPU took over (its time ran
+    out too often, or it was away): it takes it back."""
+    if seat not in now_held or room.mode != "friends" or room.status != "playing":
+        return "not_allowed", "You already hold a seat."
+    if not seats[seat].cpu:
+        return "seat_not_available", "You are playing this seat already."
+    return None
+
+
+def refusal(room: Room, seats: list[Seat], held: Sequence[int], kind: str, seat: int | None = None,
+            turns: Turns | None = None, now: datetime | None = None) -> Refusal | None:
     """Why a connection holding ``held`` may not send the room action ``kind`` now (``seat``:
-    the seat ``take_seat`` names), or None when it may."""
+    the seat ``take_seat`` names; ``turns`` and ``now``: the room's turns and the time, read
+    from the room and the clock when not given), or None when it may."""
     now_held = holding(seats, held)
     if kind in ("join", "take_seat"):
         if now_held:
-            return "not_allowed", "You already hold a seat."
+            return _take_back_refusal(room, seats, now_held, seat) if kind == "take_seat" else (
+                "not_allowed", "You already hold a seat.")
         if kind == "join":
             return _join(room, seats, now_held)
         return take_refusal(room.mode, room.status, seats, seat)
     if not now_held:
         return "not_a_player", "Only a seat holder can do that."
+    if kind == "let_cpu_play":
+        return let_cpu_play_refusal(room, seats, now_held, turns, now)
     return _HOLDERS_ONLY[kind](room, seats, now_held)
 
 

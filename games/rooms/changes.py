@@ -26,6 +26,7 @@ from django.utils import timezone
 from games.engines.base import GameError
 from games.models import Room
 from games.rooms import allowed, processes, registry, replays, sessions, storage
+from games.rooms.pace import Turns
 from games.rooms.seats import Seat
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class Work:
     _state: Any = None  # the engine's state, decoded (or copied from ``_written``) on first use
     _written: Any = None  # the state ``room.state`` was encoded from, when this process kept it
     _seats: list[Seat] | None = None  # the room's seats, decoded on first use
+    _turns: Turns | None = None  # the room's turns (games/rooms/pace.py), decoded on first use
     state_changed: bool = False
     changed: bool = False
     # The change is a pure function of the row it started from, which the scheduler redoes the
@@ -69,10 +71,20 @@ class Work:
             self._seats = [Seat.from_json(s) for s in self.room.seats]
         return self._seats
 
+    @property
+    def turns(self) -> Turns:
+        if self._turns is None:
+            self._turns = Turns.from_json(self.room.turns, len(self.seats))
+        return self._turns
+
+    def new_turns(self) -> None:
+        """A new game: its turns are counted from nothing."""
+        self._turns = Turns.from_json(None, len(self.seats))
+
     def check(self, held: Sequence[int], kind: str, seat: int | None = None) -> list[int]:
         """Refuses the room action ``kind`` as ``room.allowed`` would leave it out (one rule,
         games/rooms/allowed.py); else the seats of ``held`` still held."""
-        refused = allowed.refusal(self.room, self.seats, held, kind, seat)
+        refused = allowed.refusal(self.room, self.seats, held, kind, seat, self.turns, self.now)
         if refused:
             code, message = refused
             raise GameError(message, code)
@@ -230,20 +242,25 @@ class Command(Generic[P]):
 def settle(work: Work) -> None:
     """What follows from any change: CPUs see it, the game may be over, the next step is timed."""
     room = work.room
-    if work._seats is not None:
-        room.seats = [s.to_json() for s in work._seats]
     if work.state_changed:
         room.state = work.state.to_json()
+        if room.status == "playing":
+            work.turns.follow(work.state, work.seats, work.now, registry.spec(room.game).paces.actions_per_turn)
         if room.status == "playing" and work.state.is_over:
             finish(work, work.state.result(), resigned=None)
         feed_cpus(work)
         room.step_at = next_step_at(work)
+    if work._seats is not None:
+        room.seats = [s.to_json() for s in work._seats]
+    if work._turns is not None:
+        room.turns = work._turns.to_json()
     if room.status != "playing":
         room.step_at = None
     dues = [room.step_at] if room.step_at else []
     if room.status == "playing" and room.mode == "friends":
         delay = timedelta(seconds=registry.takeover_delay())
         dues += [at for s in work.seats if (at := s.takeover_at(delay)) is not None]
+        dues += work.turns.due_times(room.game, room.pace, work.seats)
     room.due_at = min(dues) if dues else None
 
 
@@ -257,7 +274,7 @@ def next_step_at(work: Work) -> datetime | None:
         delay = registry.automatic_delay(room.game, step)
         return None if delay is None else work.now + timedelta(seconds=delay)
     seat = state.current_player
-    if seat is not None and work.seats[seat].cpu:
+    if seat is not None and (work.seats[seat].cpu or work.turns.covering(seat)):
         return work.now + timedelta(seconds=registry.cpu_delay(room.game))
     return None
 
@@ -285,7 +302,10 @@ def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     room = work.room
     room.status = "finished"
     replays.game_over(room, work.state)
-    room.result = {**result, "resigned": resigned}
+    turns = work.turns
+    # Turns the CPU played for each person's seat (its time ran out, the others let it, or it
+    # was taken over): the result says so (docs/protocol.md, "Pace").
+    room.result = {**result, "resigned": resigned, "cpu_turns": list(turns.cpu)}
     ranking = result["ranking"]
     draw = result.get("draw", False)
     winners = set(result.get("winners") or ranking[0])

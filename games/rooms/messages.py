@@ -81,6 +81,7 @@ MESSAGES: dict[str, MessageType] = {
     "play_again": MessageType(),
     "new_session": MessageType(),
     "new_link": MessageType(),
+    "let_cpu_play": MessageType(),
     "ping": MessageType(before_hello=True),
 }
 

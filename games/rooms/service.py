@@ -29,10 +29,10 @@ from django.utils import timezone
 from games import specs
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import changes, processes, registry, replays, sessions, storage
+from games.rooms import changes, pace, processes, registry, replays, sessions, storage
 from games.rooms.changes import Outcome, Work
 from games.rooms.processes import PROCESS_ID
-from games.rooms.seats import Seat, public, seats_held_by
+from games.rooms.seats import Seat, seats_held_by
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +59,11 @@ SEED_LIMIT = 2 ** 63  # seeds are 63-bit, as random ones are
 
 
 def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origin: Any = None,
-                seed: Any = None) -> tuple[Room, str]:
+                seed: Any = None, room_pace: Any = None) -> tuple[Room, str]:
     """Validates everything (the values come from a client's JSON), deals the first game and
     returns the room and the creator's token. ``seed`` (a client tester's reproducible room; the
     caller decides who may ask for one) fixes the deal, every later deal and the CPUs' choices;
-    ``None`` draws a random one."""
+    ``None`` draws a random one. ``room_pace``: a friends room's pace (games/rooms/pace.py)."""
     games = specs.names()
     if game not in games:
         raise GameError(f"game must be one of {', '.join(games)}.", "invalid_game")
@@ -86,6 +86,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed < SEED_LIMIT):
         raise GameError("seed must be a whole number from 0 to 2**63 - 1.", "invalid_seed")
+    room_pace = pace.check_pace(room_pace, mode)
     engine = registry.engine(game)
     if mode == "solo":
         options = {**options, "players": 1}
@@ -110,7 +111,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
     else:
         seats = [Seat("human", token_hash)] + [Seat("none") for _ in range(players - 1)]
     room = Room(id=new_room_id(), game=game, mode=mode, options=parsed.to_json(),
-                cpu_level=cpu_level, origin=origin or "",
+                cpu_level=cpu_level, origin=origin or "", pace=room_pace,
                 status="waiting" if mode == "friends" else "playing",
                 version=1, seed=seed, state=state.to_json(), seats=[s.to_json() for s in seats], cpus={},
                 session=sessions.new_session(players) if spec.sessions else None)
@@ -143,6 +144,7 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
                 work.room.reconnections += 1
             if covered:  # the holder is back: the CPU gave the seat back
                 work.room.cpus.pop(str(i), None)
+                work.turns.restart(i, work.now)
                 if work.room.status == "playing":
                     work.room.step_at = changes.next_step_at(work)
         if held:
@@ -205,6 +207,7 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
         if work.seats[acting].cpu:
             raise GameError("The CPU is playing this seat.", "not_a_player")
         state.apply(acting, action)
+        work.turns.played_by_human(acting)  # the seat is its person's again at once
         if room.first_action_at is None:
             room.first_action_at = work.now
         work.set_state(state)
@@ -237,6 +240,7 @@ def _start(work: Work) -> None:
         if s.holder == "none":
             work.seats[i] = Seat.for_cpu()
     room.status = "playing"
+    work.new_turns()
     work.set_state(work.state)
 
 
@@ -258,6 +262,14 @@ def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] 
     def change(work: Work) -> None:
         room = work.room
         work.check(held, "take_seat", seat)
+        if seat in held:  # its own holder takes it back from the CPU: same token, same person
+            work.seats[seat].cpu = False
+            room.cpus.pop(str(seat), None)
+            work.turns.restart(seat, work.now)
+            room.step_at = changes.next_step_at(work)
+            work.reply.update(seat=seat, token=None)
+            work.mark({"type": "take_seat", "seat": seat})
+            return
         token = new_token()
         work.seats[seat] = work.seats[seat].taken_by(hash_token(token), user_id, PROCESS_ID)
         room.cpus.pop(str(seat), None)
@@ -318,6 +330,7 @@ def _new_game(room_id: str, held: list[int], kind: str) -> changes.Change:
         room.result = None
         room.first_action_at = None
         room.cpus = {}
+        work.new_turns()
         work.set_state(work.engine.new_game(work.engine.parse_options(room.options), seed))
         replays.begin(room, seed, replays.new_version(room))
         work.mark({"type": kind})
@@ -366,6 +379,17 @@ def run_step(room_id: str) -> changes.Change:
                     work.set_state(work.state)
                     work.mark({"type": "takeover", "seat": i})
                     return
+        turns = work.turns
+        if room.mode == "friends":
+            deadline = turns.deadline(room.game, room.pace, work.seats)
+            if deadline is not None and deadline <= now and turns.seat is not None:
+                _play_for(work, turns.seat)  # its time ran out
+                return
+            offer = None if turns.offered else turns.offer_at(room.pace, work.seats)
+            if offer is not None and offer <= now:
+                turns.offered = True  # room.allowed lists let_cpu_play from this version on
+                work.mark({"type": "room"})
+                return
         if room.step_at is None or room.step_at > now:
             return
         state = work.state
@@ -377,7 +401,7 @@ def run_step(room_id: str) -> changes.Change:
             work.redoable = True  # decided by the state alone (Gin's deals are seeded too)
             return
         seat = state.current_player
-        if seat is None or not work.seats[seat].cpu:
+        if seat is None or not (work.seats[seat].cpu or turns.covering(seat)):
             room.step_at = None
             work.changed = True
             work.event = {"type": "room"}
@@ -390,6 +414,36 @@ def run_step(room_id: str) -> changes.Change:
         work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
 
     return changes.Change(room_id, change)
+
+
+@changes.Command
+def let_cpu_play(room_id: str, held: list[int]) -> changes.Change:
+    """Relaxed friends room: another seated player lets the CPU play the silent seat's turn."""
+
+    def change(work: Work) -> None:
+        work.check(held, "let_cpu_play")
+        seat = work.turns.seat
+        assert seat is not None  # the rule lets it through only while a person is to play
+        _play_for(work, seat)
+
+    return changes.Change(room_id, change)
+
+
+def _play_for(work: Work, seat: int) -> None:
+    """The CPU plays the turn of ``seat``'s person from the seat's own view: its first action
+    now, the rest as a CPU's timed steps (``changes.next_step_at``), until the turn is over or
+    the person plays. The third such turn in a row hands the seat to the CPU (the holder takes
+    it back with ``take_seat``, or by connecting again)."""
+    room = work.room
+    if work.turns.cover(seat, work.seats):
+        work.seats[seat].take_over()
+    state = work.state
+    action = _cpu_action(work, seat)
+    state.apply(seat, action)
+    if room.first_action_at is None:
+        room.first_action_at = work.now
+    work.set_state(state)
+    work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
 
 
 def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
@@ -486,6 +540,6 @@ events_after = storage.events_after  # what a reconnecting connection missed (th
 def summary(room: Room) -> dict[str, Any]:
     """The public summary of GET /api/rooms/<id>: never a token or a hidden card."""
     return {"room_id": room.id, "game": room.game, "mode": room.mode, "options": room.options,
-            "cpu_level": room.cpu_level, "status": room.status,
-            "seats": public([Seat.from_json(s) for s in room.seats]), "version": room.version,
-            "invite_url": invite_url(room.id)}
+            "cpu_level": room.cpu_level, "status": room.status, "pace": room.pace,
+            "seats": pace.seats_with_clock(room, [Seat.from_json(s) for s in room.seats], timezone.now()),
+            "version": room.version, "invite_url": invite_url(room.id)}

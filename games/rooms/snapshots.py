@@ -11,10 +11,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
+
 from games.models import Room
-from games.rooms import allowed, registry, replays, service, sessions, storage
+from games.rooms import allowed, pace, registry, replays, service, sessions, storage
 from games.rooms.jsontext import dumps as _dumps
-from games.rooms.seats import Seat, public
+from games.rooms.seats import Seat
 
 CACHE_SIZE = 2000
 
@@ -27,6 +29,7 @@ class Snapshot:
     _view_texts: dict[int | None, str] = field(default_factory=dict)
     _seats: list[Seat] | None = None  # the room's seats, decoded for the first connection
     _shared_room_text: str | None = None  # what every connection's ``room`` says alike
+    _clocked: bool | None = None  # a turn's clock runs: the seats' seconds left change with time
     _event_text: str | None = None
 
     @property
@@ -116,17 +119,21 @@ def view_seat(snap: Snapshot, seats: list[int]) -> int | None:
 
 
 def _shared_room_text(snap: Snapshot) -> str:
-    """What every connection's ``room`` says alike, as JSON members, once per snapshot."""
-    if snap._shared_room_text is None:
+    """What every connection's ``room`` says alike, as JSON members: once per snapshot, or
+    once per message while a turn's clock runs (its seconds left are counted from now)."""
+    if snap._clocked is None:
+        snap._clocked = pace.running_deadline(snap.room, snap.seats) is not None
+    if snap._shared_room_text is None or snap._clocked:
         room = snap.room
         shared = _dumps({
             "id": room.id,
             "game": room.game,
             "mode": room.mode,
             "status": room.status,
+            "pace": room.pace,
             "options": room.options,
             "cpu_level": room.cpu_level,
-            "seats": public(snap.seats),
+            "seats": pace.seats_with_clock(room, snap.seats, timezone.now()),
             "result": room.result,
             "session": sessions.public(room.session),
             "next_room": service.invite_url(room.next_room) if room.next_room else None,

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.engines.base import GameError
 from games.models import Room
@@ -28,6 +30,7 @@ TRIES = {
     "play_again": lambda room_id, held, seat: service.play_again(room_id, held),
     "new_session": lambda room_id, held, seat: service.new_session(room_id, held),
     "new_link": lambda room_id, held, seat: service.new_link(room_id, held),
+    "let_cpu_play": lambda room_id, held, seat: service.let_cpu_play(room_id, held),
 }
 
 
@@ -99,7 +102,7 @@ def advance(room_id: str, tokens: dict[int, str], rng: random.Random) -> Room:
     move plays one of its legal actions."""
     room = Room.objects.get(pk=room_id)
     state = registry.engine(room.game).State.from_json(room.state)
-    if room.due_at is not None:
+    if room.due_at is not None and room.due_at <= timezone.now():  # (not a relaxed room's two minutes)
         return service.run_step(room_id).room
     seat = state.current_player
     return service.act(room_id, held_by(room, tokens[seat]), rng.choice(state.legal_actions(seat)), seat).room
@@ -189,3 +192,43 @@ def test_with_a_friend_in_two_player_gin():
     assert check(room.id, people) == {
         "creator": {"play_again": True, "new_link": True}, "spectator": {},
         "green": {"play_again": True, "new_link": True}}
+
+
+def silent_since(room_id: str, seconds: float, **counts: list[int]) -> int:
+    """The seat to play has been silent ``seconds`` (its turn began that long ago), with the
+    turns' ``counts`` as given; returns that seat."""
+    room = Room.objects.get(pk=room_id)
+    turns = {**room.turns, **counts}
+    turns["since"] = (timezone.now() - timedelta(seconds=seconds)).isoformat()
+    Room.objects.filter(pk=room_id).update(turns=turns, due_at=timezone.now())
+    return int(turns["seat"])
+
+
+def test_with_a_silent_friend(settings):
+    settings.PACE_SCALE = 1.0
+    # Relaxed: after two minutes of silence the other player may let the CPU play the turn.
+    room, creator = service.create_room("gin", "friends", {"target": 25})
+    service.hello(room.id, creator, None)
+    people = {"creator": creator, "spectator": None}
+    people["green"] = service.join(room.id, None).reply["token"]
+    silent = silent_since(room.id, 100)
+    assert "let_cpu_play" not in str(check(room.id, people))
+    silent_since(room.id, 121)
+    shown = check(room.id, people)
+    other = "green" if silent == 0 else "creator"
+    assert shown[other] == {"resign": True, "let_cpu_play": True}
+    assert shown["creator" if silent == 0 else "green"] == {"resign": True}
+
+    # Under a clock: the third turn in a row played for a seat hands it to the CPU; its holder
+    # (and a spectator) may take it back.
+    room, creator = service.create_room("bozu", "friends", {"players": 2}, room_pace="quick")
+    service.hello(room.id, creator, None)
+    people = {"creator": creator, "spectator": None}
+    people["green"] = service.join(room.id, None).reply["token"]
+    silent = silent_since(room.id, 6, in_a_row=[2, 2])
+    assert service.run_step(room.id).event == {"type": "action", "seat": silent, "by": "cpu",
+                                               "action": {"type": "flip"}}
+    holder = "creator" if silent == 0 else "green"
+    shown = check(room.id, people)
+    assert shown[holder] == {"take_seat": [silent], "resign": True}
+    assert shown["spectator"] == {"take_seat": [silent]}

@@ -1,0 +1,126 @@
+"""The pure parts of a room's pace (games/rooms/pace.py, issue 38): each game's seconds per turn
+and PACE_SCALE, when a turn begins, when the others may let the CPU play (the one rule of
+games/rooms/allowed.py), and which paces a new room may ask for. The same over WebSockets:
+test_it_keeps_the_table_moving.py."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+import pytest
+
+from config.env import ConfigError, env_positive_float
+from games.engines.base import GameError
+from games.models import Room
+from games.rooms import allowed, pace, service
+from games.rooms.pace import IN_A_ROW, Turns
+from games.rooms.seats import Seat
+
+NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("game", "normal", "quick"), [("gin", 60, 20), ("memory", 30, 10), ("bozu", 15, 5)])
+def test_each_game_has_its_seconds_per_turn_scaled(settings, game, normal, quick):
+    assert pace.turn_seconds(game, "relaxed") is None
+    assert (pace.turn_seconds(game, "normal"), pace.turn_seconds(game, "quick")) == (normal, quick)
+    settings.PACE_SCALE = 0.5
+    assert (pace.turn_seconds(game, "normal"), pace.turn_seconds(game, "quick")) == (normal / 2, quick / 2)
+    assert pace.relaxed_wait() == 60
+
+
+def test_pace_scale_must_be_a_positive_number(monkeypatch):
+    monkeypatch.delenv("PACE_SCALE", raising=False)
+    assert env_positive_float("PACE_SCALE", 1.0) == 1.0
+    monkeypatch.setenv("PACE_SCALE", "0.05")
+    assert env_positive_float("PACE_SCALE", 1.0) == 0.05
+    for bad in ("0", "-1", "fast", "", "nan", "inf"):
+        monkeypatch.setenv("PACE_SCALE", bad)
+        with pytest.raises(ConfigError, match="PACE_SCALE"):
+            env_positive_float("PACE_SCALE", 1.0)
+
+
+def people(n=2):
+    return [Seat("human", f"{i}" * 64, conns={"p": 1}) for i in range(n)]
+
+
+def state(current, moves, over=False):
+    return SimpleNamespace(current_player=current, moves=moves, is_over=over)
+
+
+def test_a_turn_begins_with_another_seat_or_a_whole_turn_played():
+    seats, turns = people(), Turns.from_json(None, 2)
+    turns.follow(state(0, 0), seats, NOW, actions_per_turn=2)
+    assert (turns.seat, turns.since, turns.played) == (0, NOW.isoformat(), [1, 0])
+    later = NOW + timedelta(seconds=5)
+    turns.follow(state(0, 1), seats, later, actions_per_turn=2)  # half a turn: the clock runs on
+    assert (turns.since, turns.played) == (NOW.isoformat(), [1, 0])
+    turns.follow(state(0, 2), seats, later, actions_per_turn=2)  # a pair in Memory: a new turn
+    assert (turns.since, turns.played) == (later.isoformat(), [2, 0])
+    turns.follow(state(None, 3), seats, later, actions_per_turn=2)  # a conceal is due: no clock
+    assert turns.seat is None and turns.deadline("memory", "quick", seats) is None
+    turns.follow(state(1, 3), seats, later, actions_per_turn=2)
+    assert turns.seat == 1 and turns.played == [2, 1]
+
+
+def test_the_deadline_is_for_a_person_to_play_under_a_clock(settings):
+    settings.PACE_SCALE = 1.0
+    seats, turns = people(), Turns.from_json(None, 2)
+    turns.follow(state(1, 0), seats, NOW, actions_per_turn=1)
+    assert turns.deadline("bozu", "quick", seats) == NOW + timedelta(seconds=5)
+    assert turns.deadline("bozu", "relaxed", seats) is None
+    assert turns.offer_at("relaxed", seats) == NOW + timedelta(seconds=120)
+    assert turns.due_times("bozu", "normal", seats) == [NOW + timedelta(seconds=15)]
+    # The CPU plays the turn now: no deadline; the third in a row hands the seat over.
+    assert [turns.cover(1, seats) for _ in range(IN_A_ROW)] == [False, False, True]
+    assert turns.deadline("bozu", "quick", seats) is None and turns.cpu == [0, 3]
+    turns.played_by_human(1)
+    assert turns.in_a_row == [0, 0] and turns.deadline("bozu", "quick", seats) is not None
+
+
+def room(pace_name="relaxed", mode="friends", status="playing", turns=None):
+    return Room(id="r", game="bozu", mode=mode, pace=pace_name, status=status, seats=[], turns=turns,
+                options={}, seed=1, state={})
+
+
+def test_the_others_may_let_the_cpu_play_after_two_minutes_of_silence(settings):
+    settings.PACE_SCALE = 1.0
+    seats, turns = people(3), Turns.from_json(None, 3)
+    turns.follow(state(0, 0), seats, NOW, actions_per_turn=1)
+    relaxed = room(turns=turns.to_json())
+
+    def refusal(held, now):
+        return allowed.refusal(relaxed, seats, held, "let_cpu_play", now=now)
+
+    later = NOW + timedelta(seconds=120)
+    assert refusal([1], later - timedelta(seconds=1))[0] == "not_allowed"
+    assert refusal([1], later) is None and refusal([2], later) is None
+    assert refusal([0], later)[0] == "not_allowed"  # its own turn
+    assert refusal([], later)[0] == "not_a_player"
+    for other in (room("normal", turns=turns.to_json()), room(mode="cpu", turns=turns.to_json()),
+                  room(status="finished", turns=turns.to_json())):
+        assert allowed.refusal(other, seats, [1], "let_cpu_play", now=later)[0] == "not_allowed"
+    seats[0].take_over()  # the CPU plays it already
+    assert refusal([1], later)[0] == "not_allowed"
+
+
+def test_a_holder_may_take_its_own_seat_back_from_the_cpu():
+    seats = people()
+    friends = room("normal")
+    assert allowed.refusal(friends, seats, [0], "take_seat", 0) == (
+        "seat_not_available", "You are playing this seat already.")
+    seats[0].take_over()
+    assert allowed.refusal(friends, seats, [0], "take_seat", 0) is None
+    assert allowed.refusal(friends, seats, [0], "take_seat", 1)[0] == "not_allowed"
+    assert allowed.allowed(friends, seats, [0]).get("take_seat") == [0]
+
+
+@pytest.mark.django_db
+def test_only_a_friends_room_has_a_pace():
+    made, _token = service.create_room("gin", "friends", {}, room_pace="quick")
+    assert made.pace == "quick"
+    assert service.create_room("gin", "friends", {})[0].pace == "relaxed"
+    assert service.create_room("gin", "cpu", {}, room_pace="relaxed")[0].pace == "relaxed"
+    for mode, bad in (("friends", "fast"), ("friends", 1), ("cpu", "quick")):
+        with pytest.raises(GameError) as refused:
+            service.create_room("gin", mode, {}, room_pace=bad)
+        assert refused.value.code == "invalid_pace"

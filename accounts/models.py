@@ -44,7 +44,9 @@ class GameRecord(models.Model):
 
     MODES = [("cpu", _("vs CPU")), ("local", _("this device")), ("solo", _("solo")),
              ("friends", _("with friends"))]
-    RESULTS = [("win", _("win")), ("draw", _("draw")), ("loss", _("loss"))]
+    # "unfinished": the CPU played most of the player's turns (their time ran out, or they were
+    # away), so the game is neither their win nor their loss (docs/protocol.md, "Pace").
+    RESULTS = [("win", _("win")), ("draw", _("draw")), ("loss", _("loss")), ("unfinished", _("unfinished"))]
     # Memory's match rules other than the default "same rank" (and "identical", implied by 104 cards).
     MEMORY_MATCH = {"colour": _("same rank and colour"), "zebra": _("zebra")}
 
@@ -57,7 +59,7 @@ class GameRecord(models.Model):
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     seat = models.PositiveSmallIntegerField()
     players = models.PositiveSmallIntegerField()
-    result = models.CharField(max_length=8, choices=RESULTS)
+    result = models.CharField(max_length=10, choices=RESULTS)
     rank = models.PositiveSmallIntegerField()
     score = models.IntegerField(null=True, blank=True)  # None when a game keeps no score
     resigned = models.BooleanField(default=False)

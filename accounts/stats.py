@@ -21,10 +21,13 @@ RECENT_FORM_LENGTH = 10    # results shown overall
 CHART_DAYS = 30            # the chart shows the most recent days with a game
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
+# A game whose turns the CPU mostly played for the player (docs/protocol.md, "Pace"): listed with
+# the player's games, but neither won nor lost, so it counts in no tally, form or chart.
+UNFINISHED = "unfinished"
 MODE_LABELS = dict(GameRecord.MODES)
 
 _counts = {
-    "games": Count("id"),
+    "games": Count("id", filter=~Q(result=UNFINISHED)),
     "wins": Count("id", filter=Q(result=WIN)),
     "draws": Count("id", filter=Q(result=DRAW)),
     "losses": Count("id", filter=Q(result=LOSS)),
@@ -158,7 +161,7 @@ def solo_bests(records) -> list[SoloBest]:
 
 def player_stats(user, page_number=1) -> PlayerStats:
     records = GameRecord.objects.filter(user=user)
-    competitive = records.exclude(mode="solo")
+    competitive = records.exclude(mode="solo").exclude(result=UNFINISHED)
 
     groups: dict[tuple, Group] = {}
     for row in (records.values("game", "mode", "cpu_level")
@@ -172,7 +175,7 @@ def player_stats(user, page_number=1) -> PlayerStats:
 
     # The last few results of every group in one query: a window numbers each group's games
     # newest first, and only the first few rows are fetched.
-    ranked = records.annotate(n=Window(
+    ranked = records.exclude(result=UNFINISHED).annotate(n=Window(
         RowNumber(), partition_by=[F("game"), F("mode"), F("cpu_level")],
         order_by=[F("finished_at").desc(), F("id").desc()]))
     for game, mode, cpu_level, result in (ranked.filter(n__lte=GROUP_FORM_LENGTH)

@@ -13,7 +13,7 @@ committed (``transaction.on_commit``), with ``record`` a plain dict:
         "started_at": datetime, "finished_at": datetime,   # aware, UTC
         "seats": [
             {"seat": 0, "holder": "human" | "cpu", "user_id": 12 | None,
-             "result": "win" | "draw" | "loss", "score": 30, "rank": 1,
+             "result": "win" | "draw" | "loss" | "unfinished", "score": 30, "rank": 1,
              "resigned": False, "failed_flips": 4 | None},   # failed_flips: solo Memory
             ...
         ],

@@ -304,7 +304,8 @@ def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     replays.game_over(room, work.state)
     turns = work.turns
     # Turns the CPU played for each person's seat (its time ran out, the others let it, or it
-    # was taken over): the result says so (docs/protocol.md, "Pace").
+    # was taken over): the result says so, and a seat mostly played by the CPU is unfinished
+    # for its person, neither a win nor a loss (docs/protocol.md, "Pace").
     room.result = {**result, "resigned": resigned, "cpu_turns": list(turns.cpu)}
     ranking = result["ranking"]
     draw = result.get("draw", False)
@@ -322,7 +323,8 @@ def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
             "seat": i,
             "holder": "cpu" if s.cpu or s.holder != "human" else "human",
             "user_id": s.user if not s.cpu else None,
-            "result": "draw" if draw and i in winners else ("win" if i in winners else "loss"),
+            "result": ("unfinished" if turns.cpu[i] * 2 > turns.played[i]
+                       else "draw" if draw and i in winners else ("win" if i in winners else "loss")),
             "score": scores[i] if scores else None,
             "rank": rank,
             "resigned": resigned == i,

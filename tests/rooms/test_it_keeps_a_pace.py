@@ -124,3 +124,25 @@ def test_only_a_friends_room_has_a_pace():
         with pytest.raises(GameError) as refused:
             service.create_room("gin", mode, {}, room_pace=bad)
         assert refused.value.code == "invalid_pace"
+
+
+@pytest.mark.django_db
+def test_a_seat_the_cpu_mostly_played_is_unfinished_for_its_person(django_user_model):
+    from accounts.models import GameRecord
+    from accounts.receivers import record_finished_game
+    from accounts.stats import player_stats
+    from games.rooms import changes
+
+    green = django_user_model.objects.create_user("green")
+    made, _token = service.create_room("bozu", "friends", {"players": 2}, room_pace="quick")
+    work = changes.Work(room=made, now=NOW)
+    work.seats[1] = Seat("human", "1" * 64, user=green.id)
+    work.turns.played, work.turns.cpu = [10, 10], [5, 6]  # Green's: 6 of 10 by the CPU
+    changes.finish(work, {"scores": [3, 9], "ranking": [[1], [0]], "winners": [1], "draw": False},
+                   resigned=None)
+    assert made.result["cpu_turns"] == [5, 6]
+    assert [s["result"] for s in work.finished_record["seats"]] == ["loss", "unfinished"]
+    record_finished_game(None, work.finished_record)
+    assert GameRecord.objects.get(user=green).result == "unfinished"
+    stats = player_stats(green)  # listed, but neither a win nor a loss
+    assert stats.page.paginator.count == 1 and stats.overall.games == 0 and not stats.recent_form

@@ -3,9 +3,12 @@ CPU levels, modes), all read from each game's GameSpec (games/specs.py). The men
 these option keys to ``POST /api/rooms``; the engines validate them again, so a wrong entry
 is a visible error, never a silent change of rules.
 """
+from django.utils import formats
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import specs
+from games.rooms import pace
 
 MODE_LABELS = {
     "cpu": _("Play vs CPU"),
@@ -35,6 +38,31 @@ def _option(option: specs.Option) -> dict:
     return menu
 
 
+PACE_LABELS = {
+    "relaxed": pgettext_lazy("pace", "Relaxed"),
+    "normal": pgettext_lazy("pace", "Normal"),
+    "quick": pgettext_lazy("pace", "Quick"),
+}
+
+
+def _paces(spec: specs.GameSpec) -> list[dict]:
+    """The paces a room with friends may have (games/rooms/pace.py), relaxed (the default)
+    first, each with this game's seconds per turn as the server will count them."""
+    if "friends" not in spec.modes:
+        return []
+    paces = []
+    for name in pace.PACES:
+        seconds = pace.turn_seconds(spec.name, name)
+        if seconds is None:
+            detail = gettext("no clock")
+        else:
+            whole = abs(seconds - round(seconds)) < 0.05  # a scaled pace may have a tenth
+            shown = round(seconds) if whole else round(seconds, 1)
+            detail = gettext("%(seconds)s s a turn") % {"seconds": formats.number_format(shown, use_l10n=True)}
+        paces.append({"value": name, "label": PACE_LABELS[name], "detail": detail})
+    return paces
+
+
 def menu(spec: specs.GameSpec) -> dict:
     """One game as the templates show it."""
     return {
@@ -47,6 +75,7 @@ def menu(spec: specs.GameSpec) -> dict:
         "cpu_levels": [_choice(level) for level in spec.cpu_levels],
         "cpu_default": spec.cpu_default,
         "modes": list(spec.modes),
+        "paces": _paces(spec),
     }
 
 

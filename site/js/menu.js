@@ -21,9 +21,9 @@ function readOptions(form) {
 // the home page's one-tap Play uses them.
 const lastKey = (form) => `menu-last:${form.dataset.game}`;
 
-function remember(form, options, level) {
+function remember(form, options, level, pace) {
   try {
-    localStorage.setItem(lastKey(form), JSON.stringify({options, cpu_level: level}));
+    localStorage.setItem(lastKey(form), JSON.stringify({options, cpu_level: level, pace}));
   } catch {
     // Storage refused (private mode): the menu simply opens with the defaults next time.
   }
@@ -45,16 +45,21 @@ function restore(form) {
   }
   const level = saved.cpu_level && form.querySelector(`input[name=cpu_level][value="${saved.cpu_level}"]`);
   if (level) level.checked = true;
+  const pace = saved.pace && form.querySelector(`input[name=pace][value="${saved.pace}"]`);
+  if (pace) pace.checked = true;
 }
 
 async function start(form, mode, button) {
   const status = form.querySelector(".menu-status");
   const options = readOptions(form);
   const level = form.querySelector("input[name=cpu_level]:checked");
-  remember(form, {...options}, level ? level.value : null);
+  const pace = form.querySelector("input[name=pace]:checked");
+  remember(form, {...options}, level ? level.value : null, pace ? pace.value : null);
   if (mode === "solo") options.players = 1;
   const body = {game: form.dataset.game, mode, options, cpu_level: level ? level.value : null,
                 origin: "menu"};
+  // Only a room with friends has a pace: the other modes have no clock.
+  if (mode === "friends" && pace) body.pace = pace.value;
   const buttons = form.querySelectorAll("button");
   buttons.forEach((b) => { b.disabled = true; });
   button.classList.add("busy");

@@ -588,7 +588,7 @@ function cpuTurnsNote(result) {
   const counts = Array.isArray(result.cpu_turns) ? result.cpu_turns : [];
   const lines = counts.map((n, seat) => (Number.isInteger(n) && n > 0
     ? h("li", {}, fmt(ngettext("%(name)s: %(n)s turn played by the CPU", "%(name)s: %(n)s turns played by the CPU", n),
-      {name: seatName(seat), n})) : null)).filter(Boolean);
+      {name: seatLabel(seat), n})) : null)).filter(Boolean);
   return lines.length ? h("ul", {class: "result-note cpu-turns", id: "cpu-turns"}, lines) : null;
 }
 

@@ -117,11 +117,15 @@ class Turns:
         if self.seat == seat:
             self.since, self.covered, self.offered = now.isoformat(), False, False
 
-    def played_by_human(self, seat: int) -> None:
-        """The seat's own action: whatever the CPU played for it before, it plays on now."""
+    def played_by_human(self, seat: int, now: datetime, pace: str) -> None:
+        """The seat's own action: whatever the CPU played for it before, it plays on now. In a
+        relaxed room the silence before the others may let the CPU play starts again (under a
+        clock the turn's deadline stays: its seconds are the whole turn's)."""
         self.in_a_row[seat] = 0
         if self.seat == seat:
             self.covered = False
+            if pace == "relaxed":
+                self.since, self.offered = now.isoformat(), False
 
     def cover(self, seat: int, seats: list[Seat]) -> bool:
         """The CPU plays this turn for ``seat`` (its time ran out, or the others asked). True

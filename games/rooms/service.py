@@ -207,7 +207,7 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
         if work.seats[acting].cpu:
             raise GameError("The CPU is playing this seat.", "not_a_player")
         state.apply(acting, action)
-        work.turns.played_by_human(acting)  # the seat is its person's again at once
+        work.turns.played_by_human(acting, work.now, room.pace)  # the seat is its person's again at once
         if room.first_action_at is None:
             room.first_action_at = work.now
         work.set_state(state)
@@ -273,6 +273,7 @@ def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] 
         token = new_token()
         work.seats[seat] = work.seats[seat].taken_by(hash_token(token), user_id, PROCESS_ID)
         room.cpus.pop(str(seat), None)
+        work.turns.restart(seat, work.now)  # a new person: nothing played for it yet
         room.step_at = changes.next_step_at(work)
         work.reply.update(seat=seat, token=token)
         work.mark({"type": "take_seat", "seat": seat})

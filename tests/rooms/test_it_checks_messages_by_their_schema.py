@@ -43,4 +43,4 @@ def test_it_names_the_known_types_for_an_unknown_one():
             message_type(kind)
         assert refused.value.code == "unknown_type"
     assert refused.value.message.endswith("expected one of hello, action, join, take_seat, start, leave, resign, "
-                                          "play_again, new_session, new_link, ping.")
+                                          "play_again, new_session, new_link, let_cpu_play, ping.")

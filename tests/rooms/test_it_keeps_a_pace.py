@@ -73,8 +73,11 @@ def test_the_deadline_is_for_a_person_to_play_under_a_clock(settings):
     # The CPU plays the turn now: no deadline; the third in a row hands the seat over.
     assert [turns.cover(1, seats) for _ in range(IN_A_ROW)] == [False, False, True]
     assert turns.deadline("bozu", "quick", seats) is None and turns.cpu == [0, 3]
-    turns.played_by_human(1)
-    assert turns.in_a_row == [0, 0] and turns.deadline("bozu", "quick", seats) is not None
+    turns.played_by_human(1, NOW + timedelta(seconds=3), "quick")
+    assert turns.in_a_row == [0, 0] and turns.deadline("bozu", "quick", seats) == NOW + timedelta(seconds=5)
+    # In a relaxed room a move starts the silence again.
+    turns.played_by_human(1, NOW + timedelta(seconds=3), "relaxed")
+    assert turns.offer_at("relaxed", seats) == NOW + timedelta(seconds=123)
 
 
 def room(pace_name="relaxed", mode="friends", status="playing", turns=None):
@@ -146,3 +149,40 @@ def test_a_seat_the_cpu_mostly_played_is_unfinished_for_its_person(django_user_m
     assert GameRecord.objects.get(user=green).result == "unfinished"
     stats = player_stats(green)  # listed, but neither a win nor a loss
     assert stats.page.paginator.count == 1 and stats.overall.games == 0 and not stats.recent_form
+
+
+def cpu_turn_after_the_deadline(game, options):
+    """A friends room under a normal clock whose seat to play has been silent past its
+    deadline: the actions the CPU plays for that seat, one timed step after another, until its
+    turn is over; and the room's turns then."""
+    made, creator = service.create_room(game, "friends", options, room_pace="normal")
+    service.hello(made.id, creator, None)
+    service.join(made.id, None)  # the last free seat: play begins
+    room = Room.objects.get(pk=made.id)
+    silent = room.turns["seat"]
+    late = (datetime.now(UTC) - timedelta(seconds=pace.turn_seconds(game, "normal") + 1)).isoformat()
+    Room.objects.filter(pk=made.id).update(turns={**room.turns, "since": late}, due_at=datetime.now(UTC))
+    played = []
+    while (event := service.run_step(made.id).event) and event.get("by") == "cpu" and event["seat"] == silent:
+        played.append(event["action"]["type"])
+    return silent, played, Turns.from_json(Room.objects.get(pk=made.id).turns, 2)
+
+
+@pytest.fixture
+def steps_at_once(settings):
+    settings.GAME_TIMING = {**settings.GAME_TIMING, **{key: 0.0 for key in settings.GAME_TIMING}}
+    settings.PACE_SCALE = 1.0
+
+
+@pytest.mark.django_db
+def test_the_cpu_plays_a_whole_gin_turn_upcard_decision_and_discard(steps_at_once):
+    silent, played, turns = cpu_turn_after_the_deadline("gin", {"target": 25})
+    assert played in (["pass"], ["take_upcard", "discard"], ["take_upcard", "knock"])
+    assert turns.seat != silent and turns.cpu[silent] == turns.in_a_row[silent] == 1
+
+
+@pytest.mark.django_db
+def test_the_cpu_plays_a_whole_memory_turn_both_flips(steps_at_once):
+    silent, played, turns = cpu_turn_after_the_deadline("memory", {"players": 2, "cards": 24})
+    assert played == ["flip", "flip"]
+    assert not turns.covered and turns.cpu[silent] == turns.in_a_row[silent] == 1

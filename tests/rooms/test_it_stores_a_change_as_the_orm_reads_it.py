@@ -130,7 +130,8 @@ def test_it_keeps_the_rooms_json_columns_as_the_text_it_wrote():
             cursor.execute("SELECT state, cpus, seats, options FROM games_room WHERE id = %s", [room.id])
             texts = cursor.fetchone()
         assert columns_types == {"state": "json", "cpus": "json", "seats": "json", "options": "json",
-                                 "result": "json", "session": "json", "event": "json"}
+                                 "result": "json", "session": "json", "event": "json", "turns": "json",
+                                 "fairness": "json"}
         # The very text the change sent: no spaces jsonb's output would add.
         assert texts == tuple(jsontext.dumps(getattr(outcome.room, f)) for f in ("state", "cpus", "seats", "options"))
     stored = Room.objects.get(pk=room.id)

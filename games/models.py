@@ -39,8 +39,10 @@ class Room(models.Model):
     options: Any = JSONTextField()                     # the engine's canonical options
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     origin = models.CharField(max_length=16, blank=True, default="")
-    # relaxed | normal | quick: the seat to play's clock (games/rooms/pace.py); friends rooms only
-    pace = models.CharField(max_length=8, default="relaxed")
+    # relaxed | normal | quick: the seat to play's clock (games/rooms/pace.py); friends rooms only.
+    # A default in the database too: a process of the version before, during a rolling deploy,
+    # inserts rooms without this column.
+    pace = models.CharField(max_length=8, default="relaxed", db_default="relaxed")
     status = models.CharField(max_length=16, choices=STATUSES, default="waiting")
     # Plain integers, not PositiveIntegerField: its CHECK (>= 0) was evaluated, and its
     # expression read again from the catalog's text, by every change (PostgreSQL's executor

@@ -145,3 +145,25 @@ def test_a_cpu_that_took_a_seat_mid_game_is_checked_from_its_first_view(alice, m
     assert "cpu" not in [by for _, _, by in replay["actions"][:from_step]]
     report = check(replays.replay_file(room, [0]))
     assert report.problems == [] and report.cpu_moves > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_play_again_commits_to_a_new_seed_and_salt(alice, no_delays):
+    first = play_to_the_end("bozu", {"players": 2}, alice.id)
+    assert replays.public(first)["reveal"]["seed"] == first.fairness["seed"]
+    again = service.play_again(first.id, [0]).room
+    assert replays.public(again) == {"commitment": again.fairness["commitment"], "reveal": None}
+    assert again.fairness["commitment"] != first.fairness["commitment"]
+    assert again.fairness["seed"] != first.fairness["seed"]
+    assert again.fairness["salt"] != first.fairness["salt"]
+    while (room := service.load(first.id)).status != "finished":
+        state = registry.engine("bozu").State.from_json(room.state)
+        if state.current_player == 0:
+            service.act(room.id, [0], {"type": "flip"})
+        else:
+            service.run_step(room.id)
+    second, earlier = GameRecord.objects.filter(user=alice).order_by("-id")
+    assert (earlier.replay["seed"], second.replay["seed"]) == (first.fairness["seed"], again.fairness["seed"])
+    file = replays.replay_file(room, [0])
+    assert file["actions"] == second.replay["actions"]  # this game's only
+    assert check(file).problems == []

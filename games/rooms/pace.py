@@ -127,7 +127,7 @@ class Turns:
             if pace == "relaxed":
                 self.since, self.offered = now.isoformat(), False
 
-    def cover(self, seat: int, seats: list[Seat]) -> bool:
+    def cover(self, seat: int) -> bool:
         """The CPU plays this turn for ``seat`` (its time ran out, or the others asked). True
         when that makes ``IN_A_ROW`` in a row: the caller hands the seat to the CPU."""
         self.covered = True

@@ -436,7 +436,7 @@ def _play_for(work: Work, seat: int) -> None:
     the person plays. The third such turn in a row hands the seat to the CPU (the holder takes
     it back with ``take_seat``, or by connecting again)."""
     room = work.room
-    if work.turns.cover(seat, work.seats):
+    if work.turns.cover(seat):
         work.seats[seat].take_over()
     state = work.state
     action = _cpu_action(work, seat)

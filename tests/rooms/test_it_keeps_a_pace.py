@@ -71,7 +71,7 @@ def test_the_deadline_is_for_a_person_to_play_under_a_clock(settings):
     assert turns.offer_at("relaxed", seats) == NOW + timedelta(seconds=120)
     assert turns.due_times("bozu", "normal", seats) == [NOW + timedelta(seconds=15)]
     # The CPU plays the turn now: no deadline; the third in a row hands the seat over.
-    assert [turns.cover(1, seats) for _ in range(IN_A_ROW)] == [False, False, True]
+    assert [turns.cover(1) for _ in range(IN_A_ROW)] == [False, False, True]
     assert turns.deadline("bozu", "quick", seats) is None and turns.cpu == [0, 3]
     turns.played_by_human(1, NOW + timedelta(seconds=3), "quick")
     assert turns.in_a_row == [0, 0] and turns.deadline("bozu", "quick", seats) == NOW + timedelta(seconds=5)

@@ -4,10 +4,11 @@ pill's ring and the panel's seconds, the same deadline on both), still under red
 the CPU playing the turns of a player who does nothing (their pill says so on both screens,
 their own page says that their next move takes the seat back), the seat taken over after
 three such turns and taken back with one tap, and the result counting the turns the CPU played
-for him.
+for him; and in a relaxed room (no clock), the others letting the CPU play a silent player's turn.
 
-The site is a site of its own, with the paces shortened by PACE_SCALE as an operator would:
-Bozu Mekuri's normal pace, 15 s a turn, is 4.5 s here.
+The sites are sites of their own, with the paces shortened by PACE_SCALE as an operator would:
+Bozu Mekuri's normal pace, 15 s a turn, is 4.5 s on the first, and a relaxed room's two minutes
+of silence are 6 s on the second.
 """
 import re
 
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.browser
 PACE_SCALE = "0.3"
 TURN_SECONDS = 4.5  # Bozu's normal pace, 15 s, times PACE_SCALE
 SCREENS = [(390, 844), (1366, 768)]
+RELAXED_SILENCE = 6  # seconds: the relaxed room's two minutes, scaled on a site of its own
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +151,41 @@ def test_the_clock_and_the_cpu_keep_a_friends_room_going(paced_site, pages, widt
     assert int(played_for_him.split()[1]) >= 3
     bob.locator("#result").wait_for(state="visible")
     assert bob.locator("#cpu-turns li", has_text="You:").inner_text() == played_for_him.replace("Green", "You")
+
+
+@pytest.fixture(scope="module")
+def hurried_site(tmp_path_factory):
+    """A relaxed room's two minutes of silence are 6 s here."""
+    tmp_path = tmp_path_factory.mktemp("hurried-site")
+    env = embedded_env(tmp_path, **BROWSER_TIMING, PACE_SCALE=str(RELAXED_SILENCE / 120))
+    with running_site(tmp_path, env) as server:
+        yield server
+
+
+def test_the_others_may_let_the_cpu_play_a_silent_turn_in_a_relaxed_room(hurried_site, pages):
+    alice = pages.new(390, 844)
+    alice.goto(f"{hurried_site.url}/bozu/")
+    form = alice.locator("form.menu[data-game=bozu]")
+    form.locator("[data-option=players]").select_option("2")
+    form.locator("button[data-mode=friends]").click()  # relaxed, the default: no clock
+    alice.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
+    wait_playing(alice, "waiting")
+    bob = pages.new(390, 844)
+    bob.goto(alice.url)
+    wait_playing(bob, "waiting")
+    bob.click("#join")
+    wait_playing(alice)
+    flip_if_my_turn(alice)
+    wait_until(alice, "document.getElementById('turn-line').textContent === 'Green to play.'")
+    assert clock_of(alice)["seat"] is None and clock_of(alice)["panel"] is None
+    assert alice.locator("#let-cpu-play").count() == 0  # not before the silence is long enough
+
+    # Bob stays silent: once the room's silence is long enough, Alice may let the CPU play for him
+    # (Bob himself is not offered it: it is his own turn).
+    alice.locator("#let-cpu-play").wait_for(state="visible", timeout=(RELAXED_SILENCE + 15) * 1000)
+    assert alice.locator("#let-cpu-play").inner_text() == "Let the CPU play for Green"
+    assert bob.locator("#let-cpu-play").count() == 0
+    alice.click("#let-cpu-play")
+    wait_until(alice, f"{pill_js(1)}.textContent.includes('played by the CPU')")
+    wait_until(bob, "!document.getElementById('cpu-note').hidden")
+    assert alice.locator("#let-cpu-play").count() == 0

@@ -186,3 +186,13 @@ def test_the_cpu_plays_a_whole_memory_turn_both_flips(steps_at_once):
     silent, played, turns = cpu_turn_after_the_deadline("memory", {"players": 2, "cards": 24})
     assert played == ["flip", "flip"]
     assert not turns.covered and turns.cpu[silent] == turns.in_a_row[silent] == 1
+
+
+def test_the_bot_waits_for_the_others_as_long_as_the_pace_scaled(monkeypatch):
+    from games.bot import others_wait
+    monkeypatch.delenv("PACE_SCALE", raising=False)
+    assert others_wait() == 180  # past a relaxed room's two minutes
+    monkeypatch.setenv("PACE_SCALE", "2")
+    assert others_wait() == 360
+    monkeypatch.setenv("PACE_SCALE", "0.05")
+    assert others_wait() == 120  # never less than before paces

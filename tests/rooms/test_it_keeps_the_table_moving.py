@@ -17,7 +17,7 @@ import pytest
 
 from tests.live import get_json
 from tests.rooms.conftest import make_site, two_process_backends
-from tests.rooms.helpers import close_all, connect, create_room, expect_error, options
+from tests.rooms.helpers import ProtocolError, close_all, connect, create_room, expect_error, options
 
 SCALE = 0.1
 BOZU_NORMAL = 15 * SCALE
@@ -101,6 +101,15 @@ async def test_it_plays_a_silent_players_turn_then_takes_the_seat_over(paced_sit
     events = [m["event"] for m in green.messages if m.get("type") == "state" and m.get("event")]
     assert sum(1 for e in events if e.get("type") == "action" and e.get("seat") == 0 and e["by"] == "cpu") >= 4
     await close_all(red, green)
+
+
+def test_it_refuses_a_pace_it_does_not_offer(paced_site):
+    for mode, pace in (("friends", "slow"), ("cpu", "quick")):
+        with pytest.raises(ProtocolError) as refused:
+            create_room(paced_site.url, "bozu", mode, options("bozu"), pace=pace)
+        assert refused.value.code == "invalid_pace"
+    made = create_room(paced_site.url, "bozu", "cpu", options("bozu"))
+    assert get_json(f"{paced_site.url}/api/rooms/{made['room_id']}")["body"]["pace"] == "relaxed"
 
 
 async def test_it_lets_the_others_ask_the_cpu_to_play_after_two_minutes(paced_site):

@@ -74,7 +74,6 @@ export class TurnClock {
   // The pill of the seat to play gets its ring (the pills are drawn afresh with every state).
   decorate(pill, seat) {
     if (!this.running || this.running.seat !== seat) return;
-    pill.classList.add("timed");
     pill.append(h("span", {class: "seat-clock", "aria-hidden": "true"},
       h("span", {class: "seat-clock-ring"}), h("span", {class: "seat-clock-seconds"})));
     this.draw();

@@ -21,7 +21,8 @@ def export_data(user) -> dict:
         "exported_at": now.isoformat(),
         "account": _account(user),
         "game_records": [record.to_json() for record in
-                         user.game_records.order_by("finished_at", "id").iterator()],
+                         user.game_records.select_related("share")
+                         .order_by("finished_at", "id").iterator(chunk_size=500)],
         "rooms": _rooms(user),
         "sessions": _sessions(user, now),
         "admin_actions": _admin_actions(user),

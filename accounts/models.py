@@ -1,6 +1,8 @@
 """A player's profile (privacy switches) and the record of their finished games."""
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext, ngettext
@@ -104,6 +106,8 @@ class GameRecord(models.Model):
             "duration_seconds": self.duration_seconds,
             "started_at": self.started_at.isoformat(), "finished_at": self.finished_at.isoformat(),
             "replay": self.replay,
+            # The game's share link (ReplayShare), if the player made one.
+            "share": share.to_json() if (share := getattr(self, "share", None)) else None,
         }
 
 
@@ -122,3 +126,21 @@ def memory_setting_label(options: dict) -> str:
     if options.get("long_table"):
         parts.append(gettext("long table"))
     return ", ".join(parts)
+
+
+def new_share_key() -> str:
+    """A share link's key: 128 random bits, not guessable, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+class ReplayShare(models.Model):
+    """A link anyone may open to watch one of a player's games (/r/<key>/): made by its owner,
+    revoked by deleting the row, gone with the record (and so with the account)."""
+
+    record = models.OneToOneField(GameRecord, on_delete=models.CASCADE, related_name="share")
+    key = models.CharField(max_length=32, unique=True, default=new_share_key)
+    show_name = models.BooleanField(default=False)  # the shared page names the owner's seat
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "show_name": self.show_name, "created_at": self.created_at.isoformat()}

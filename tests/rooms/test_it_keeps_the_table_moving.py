@@ -5,8 +5,8 @@ it back; the other player sees the same clock and the same events. A relaxed roo
 ``let_cpu_play`` is refused before the (scaled) two minutes of silence and accepted after. The
 deadline survives a SIGKILL: the restarted server plays the timed-out turn, once.
 
-``PACE_SCALE`` shortens every pace as an operator would: 0.1 makes Bozu's normal 15 s per turn
-1.5 s and a relaxed room's 120 s 12 s.
+``PACE_SCALE`` shortens every pace as an operator would: 0.2 makes Bozu's normal 15 s per turn
+3 s (time enough for the test's own player on a busy machine) and a relaxed room's 120 s 24 s.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.live import get_json
 from tests.rooms.conftest import make_site, two_process_backends
 from tests.rooms.helpers import ProtocolError, close_all, connect, create_room, expect_error, options
 
-SCALE = 0.1
+SCALE = 0.2
 BOZU_NORMAL = 15 * SCALE
 RELAXED_WAIT = 120 * SCALE
 

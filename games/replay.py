@@ -15,6 +15,8 @@ from typing import Any
 from games.engines.base import JSON, GameState, IllegalAction
 from games.engines.contract import ENGINES
 
+FORMAT = "cardtable-replay/1"  # a replay file's "format" (docs/verify.md)
+
 
 def engine(game: str) -> Any:
     if game not in ENGINES:

@@ -19,9 +19,8 @@ from typing import Any
 
 from games import fairness
 from games.engines.base import GameError
-from games.replay import apply_entry, cpu_module, new_state
+from games.replay import FORMAT, apply_entry, cpu_module, new_state
 
-FORMAT = "cardtable-replay/1"
 REQUIRED = ("game", "options", "seed", "salt", "actions", "cpus", "result", "fairness")
 
 

@@ -15,9 +15,7 @@ from typing import Any
 
 from games import fairness
 from games.models import Room, RoomEvent
-from games.replay import replay_views
-
-REPLAY_FORMAT = "cardtable-replay/1"
+from games.replay import FORMAT, replay_views
 
 
 def begin(room: Room, seed: int, first_version: int) -> None:
@@ -112,7 +110,7 @@ def replay_file(room: Room, seats: list[int]) -> dict[str, Any]:
     the record's replay, the reveal, and what those seats were shown after every step."""
     replay = record_replay(room)
     assert replay is not None and room.status == "finished"
-    file = {"format": REPLAY_FORMAT, "game": room.game, "mode": room.mode, "options": room.options,
+    file = {"format": FORMAT, "game": room.game, "mode": room.mode, "options": room.options,
             "cpu_level": room.cpu_level or None, "players": len(room.seats), **replay,
             "fairness": public(room)}
     file["shown"] = replay_views(file, seats)

@@ -1,10 +1,10 @@
 """A friends room with a clock (issue 38) in two browsers, on a phone (390×844) and a laptop
 (1366×768): the pace chosen in the menu, the clock of the seat to play on both screens (its
 pill's ring and the panel's seconds, the same deadline on both), still under reduced motion,
-the CPU playing the turns of a player who does nothing (their pill says so on both screens,
-their own page says that their next move takes the seat back), the seat taken over after
-three such turns and taken back with one tap, and the result counting the turns the CPU played
-for him; and in a relaxed room (no clock), the others letting the CPU play a silent player's turn.
+the CPU playing the turns of a player who does nothing (their pill and the move line say so on
+both screens, their own page says that their next move takes the seat back), the seat taken
+over after three such turns and taken back with one tap, and the result counting the turns the
+CPU played for him; and in a relaxed room (no clock), the others letting the CPU play a silent player's turn.
 
 The sites are sites of their own, with the paces shortened by PACE_SCALE as an operator would:
 Bozu Mekuri's normal pace, 15 s a turn, is 4.5 s on the first, and a relaxed room's two minutes
@@ -114,6 +114,8 @@ def test_the_clock_and_the_cpu_keep_a_friends_room_going(paced_site, pages, widt
     # Screen readers hear once how long is left (Bozu's turn is under ten seconds from its start).
     wait_until(bob, "document.getElementById('last-move').textContent.includes('seconds left to play')")
     wait_until(alice, f"{pill_js(1)}.textContent.includes('played by the CPU')", timeout=TURN_SECONDS + 10)
+    wait_until(alice, "document.getElementById('last-move').textContent.startsWith('The CPU played for Green: ')")
+    wait_until(bob, "document.getElementById('last-move').textContent.startsWith('The CPU played for you: ')")
     wait_until(bob, "!document.getElementById('cpu-note').hidden")
     assert "Your next move takes your seat back." in bob.locator("#cpu-note").inner_text()
     assert "played by the CPU" in pill_text(bob, 1)

@@ -39,6 +39,9 @@ let resultShownFor = null;
 let nextRoomUrl = null;
 let lostSeat = null;
 let renderedHome = null;  // the seat the table was last drawn from
+// The last move when the CPU made it for a person (their time ran out, or the others let it
+// play): the move line says so while that move is the view's last ({seat, last}).
+let coveredMove = null;
 // A friends' room before it starts: on the table, instead of a game nobody plays yet, who is
 // waiting and the one thing to do (share the link, or Join).
 const lobbyTitle = h("h2", {class: "lobby-title", id: "lobby-title"});
@@ -113,7 +116,11 @@ const ctx = {
   },
   // `shown` false: the game's panel shows the move itself, so the line is for screen readers only.
   setLastMove(text, shown = true) {
-    $("last-move").textContent = text || "";
+    const covered = text && coveredMove && view && JSON.stringify(view.last) === coveredMove.last;
+    $("last-move").textContent = covered
+      ? ctx.say(coveredMove.seat, gettext("The CPU played for you: %(move)s"), gettext("The CPU played for %(name)s: %(move)s"),
+        {move: text})
+      : text || "";
     $("last-move").classList.toggle("visually-hidden", !shown);
   },
   // Whether `seat` is this page's player: messages about that seat say "You".
@@ -212,6 +219,7 @@ async function onState(message, receivedAt) {
   renderLobby();
   // Drawn afresh when this page's seat changes (a spectator who joins): the table turns to it.
   const turned = renderedHome !== null && renderedHome !== ctx.homeSeat;
+  noteCoveredMove(message.event);
   renderer.render(view, message.event, previous === null || Boolean(message.resync) || turned);
   renderedHome = ctx.homeSeat;
   root.dataset.status = room.status;
@@ -308,6 +316,16 @@ function renderSeats() {
     return pill;
   }));
   renderCpuNote();
+}
+
+// A move the CPU made for a person's seat that it has not taken over (a seat it holds, or took
+// over, plays as a CPU seat, and its moves read as such).
+function noteCoveredMove(event) {
+  if (!event || event.type !== "action" || !Number.isInteger(event.seat)) return;
+  const seat = room.seats[event.seat];
+  const covered = event.by === "cpu" && room.mode === "friends" && seat && seat.holder === "human"
+    && seat.presence !== "cpu" && view && view.last;
+  coveredMove = covered ? {seat: event.seat, last: JSON.stringify(view.last)} : null;
 }
 
 // The turns the CPU has played in a row for a person's seat whose time ran out (the server

@@ -54,10 +54,14 @@ class Values:
     # ------------------------------------------------------------------ positions
 
     def known_pair(self, known: list[str]) -> tuple[str, str] | None:
-        for a, card in enumerate(known):
-            for other in known[a + 1:]:
-                if cards_match(card, other, self.match):
-                    return card, other
+        """Two known cards that match (only cards of one class can)."""
+        by_class: dict[str, list[str]] = {}
+        for card in known:
+            same = by_class.setdefault(self.class_of[card], [])
+            for other in same:
+                if cards_match(other, card, self.match):
+                    return other, card
+            same.append(card)
         return None
 
     def counts(self, known: list[str], unseen: Counter[str]) -> Counter[str]:

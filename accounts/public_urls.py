@@ -10,6 +10,7 @@ urlpatterns = [
     # A finished game replayed (replay_pages.py). Share links end in a slash: the room pages
     # are /r/<room id> without one (games/page_urls.py), so neither claims the other's URLs.
     path("replays/<int:record_id>/", replay_pages.replay_page, name="replay"),
+    path("replays/room/<str:room_id>/", replay_pages.replay_of_room, name="replay-of-room"),
     path("replays/<int:record_id>/share", replay_pages.share, name="replay-share"),
     path("replays/<int:record_id>/unshare", replay_pages.unshare, name="replay-unshare"),
     path("r/<str:key>/", replay_pages.shared_replay, name="shared_replay"),

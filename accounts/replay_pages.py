@@ -1,5 +1,6 @@
 """The replay page of a finished game (/replays/<record id>/, its owner only) and share links
-(/r/<key>/, anyone holding the link; the room pages are /r/<room id>, without the slash).
+(/r/<key>/, anyone holding the link; the room pages are /r/<room id>, without the slash), and
+the result screen's way in (/replays/room/<room id>/).
 
 The server replays the record (games/replay_steps.py) and sends every step to the page as JSON
 data; site/js/replay.js draws them. A share link names nobody unless its owner chose to show
@@ -16,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import replay_steps
+from games.engines.base import GameError
+from games.rooms import service as rooms
 
 from .models import GameRecord, ReplayShare
 
@@ -67,6 +70,23 @@ def replay_page(request, record_id: int):
         "share_url": request.build_absolute_uri(reverse("shared_replay", args=[share.key])) if share else "",
         "replay": replay_data(record, _("You")),
     })
+
+
+@login_required
+def replay_of_room(request, room_id: str):
+    """The result screen's Replay link: the signed-in player's record of the game the room just
+    finished, found by the game's salt (kept in the record's replay, games/rooms/replays.py)."""
+    try:
+        room = rooms.load(room_id)
+    except GameError:
+        raise Http404("No such room.") from None
+    kept = room.fairness or {}
+    record = None
+    if room.status == "finished" and kept.get("salt"):
+        record = GameRecord.objects.filter(user=request.user, replay__salt=kept["salt"]).first()
+    if record is None:
+        raise Http404("No such replay.")
+    return redirect("replay", record.pk)
 
 
 @login_required

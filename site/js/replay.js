@@ -49,18 +49,18 @@ function describe(step, index) {
   switch (action.type) {
     case "flip":
       if (data.game === "memory") {
-        return fmt(gettext("%(name)s turns %(pos)s: %(card)s"), {...values, card: memoryCard(index, action.pos)});
+        return fmt(gettext("%(name)s: turns %(pos)s (%(card)s)"), {...values, card: memoryCard(index, action.pos)});
       }
-      return fmt(gettext("%(name)s flips a card: %(card)s"), {...values, card: flipped(index)});
-    case "take_upcard": return fmt(gettext("%(name)s takes the upcard"), values);
-    case "pass": return fmt(gettext("%(name)s passes"), values);
+      return fmt(gettext("%(name)s: flips %(card)s"), {...values, card: flipped(index)});
+    case "take_upcard": return fmt(gettext("%(name)s: takes the upcard"), values);
+    case "pass": return fmt(gettext("%(name)s: passes"), values);
     case "draw": return action.source === "discard"
-      ? fmt(gettext("%(name)s takes the top discard"), values)
-      : fmt(gettext("%(name)s draws from the stock"), values);
-    case "discard": return fmt(gettext("%(name)s discards %(card)s"), values);
-    case "knock": return fmt(gettext("%(name)s knocks, discarding %(card)s"), values);
-    case "next_hand": return fmt(gettext("%(name)s deals the next hand"), values);
-    default: return fmt(gettext("%(name)s plays"), values);
+      ? fmt(gettext("%(name)s: takes the top discard"), values)
+      : fmt(gettext("%(name)s: draws from the stock"), values);
+    case "discard": return fmt(gettext("%(name)s: discards %(card)s"), values);
+    case "knock": return fmt(gettext("%(name)s: knocks, discarding %(card)s"), values);
+    case "next_hand": return fmt(gettext("%(name)s: deals the next hand"), values);
+    default: return fmt(gettext("%(name)s: plays"), values);
   }
 }
 
@@ -168,7 +168,7 @@ function go(step) {
 function play() {
   if (current === last) current = 0;
   playButton.setAttribute("aria-pressed", "true");
-  playButton.querySelector(".play-icon").textContent = "⏸";
+  playButton.querySelector(".play-icon").textContent = "‖";
   playButton.querySelector(".visually-hidden").textContent = gettext("Pause");
   timer = setInterval(() => go(current + 1), Number(speed.value));
   render();
@@ -195,19 +195,54 @@ seenOnly.addEventListener("change", render);
 speed.addEventListener("change", () => { if (timer) { pause(); play(); } });
 
 // Arrows, Home, End and space drive the replay, except where the focused control uses the key
-// itself (the slider moves by arrows, a button presses by space, a field types).
+// itself (the slider moves by arrows, a button or checkbox by space, a field types).
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
-  const typing = target.matches("input,select,textarea");
+  const typing = target.matches("input:not([type=checkbox]),select,textarea");
   const keys = {
     ArrowRight: () => go(current + 1), ArrowLeft: () => go(current - 1),
     Home: () => go(0), End: () => go(last), " ": toggle,
   };
   if (!(event.key in keys) || typing) return;
-  if (event.key === " " && target.matches("button,a,summary")) return;
+  if (event.key === " " && target.matches("button,a,summary,input")) return;
   event.preventDefault();
   keys[event.key]();
 });
+
+// The review (accounts/replay_review.py, docs/review.md), the owner's page only: fetched when
+// asked for, its summary and every noted step, each a button that jumps there.
+const review = document.getElementById("review");
+
+async function showReview() {
+  const body = document.getElementById("review-body");
+  const opener = document.getElementById("review-open");
+  opener.disabled = true;
+  body.textContent = gettext("Loading…");
+  let found;
+  try {
+    const response = await fetch(review.dataset.url, {credentials: "same-origin"});
+    if (!response.ok) throw new Error(String(response.status));
+    found = await response.json();
+  } catch {
+    body.textContent = gettext("The review could not be loaded. Please try again.");
+    opener.disabled = false;
+    return;
+  }
+  opener.hidden = true;
+  const noted = (found.moves || found.decisions || found.events || [])
+    .map((item) => ({step: item.step, text: item.text || (item.notes || []).join(" ")}))
+    .filter((item) => item.text);
+  body.replaceChildren(
+    h("p", {class: "review-summary"}, found.summary?.text || ""),
+    found.explanation ? h("p", {class: "review-explanation"}, found.explanation) : null,
+    h("ol", {class: "review-notes"}, noted.map((item) => h("li", {},
+      h("button", {type: "button", class: "btn btn-quiet review-step", dataset: {step: String(item.step)},
+                   onclick: () => { pause(); go(item.step); }},
+        fmt(gettext("Step %(step)s"), {step: item.step})),
+      " ", item.text))));
+}
+
+if (review) document.getElementById("review-open").addEventListener("click", showReview);
 
 render();

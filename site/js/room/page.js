@@ -594,10 +594,18 @@ function renderResult(force = false) {
     cpuTurnsNote(result),
     best ? h("p", {class: "result-note personal-best", id: "personal-best"}, best) : null,
     standings,
-    h("div", {class: "result-buttons"}, buttons,
+    h("div", {class: "result-buttons"}, buttons, replayLink(),
       button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"}))));
   box.hidden = resultHidden;
   if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});
+}
+
+// A signed-in player's record keeps every committed game (room.fairness): its replay page,
+// found by the room (accounts/replay_pages.py).
+function replayLink() {
+  if (root.dataset.signedIn !== "1" || !room.fairness || !room.fairness.reveal) return null;
+  return h("a", {class: "btn", id: "result-replay", href: `/replays/room/${encodeURIComponent(room.id)}/`},
+    gettext("Replay"));
 }
 
 // Under a pace, the turns the CPU played for each person whose time ran out (the result counts

@@ -1,0 +1,149 @@
+"""A signed-in player finishes a solo Memory game, opens its replay from the result screen and
+from the finished-games list, steps through it (buttons, keys, the slider), plays it, toggles
+"Only what I saw", opens the review, and shares it: a phone (390x844) and a laptop (1366x768),
+the page never wider than the screen (issue 39, point 2)."""
+import re
+
+import pytest
+
+from tests.browser.conftest import screenshot
+from tests.browser.helpers import start_from_menu, wait_until
+from tests.browser.memory_play import play_my_flips
+from tests.browser.test_accounts_pages_look import sign_up
+
+pytestmark = pytest.mark.browser
+
+SCREENS = [(390, 844), (1366, 768)]
+
+
+def step(page) -> int:
+    return int(page.locator("#replay-table").get_attribute("data-step"))
+
+
+def cards_up(page) -> int:
+    return page.locator("#replay-table .replay-card.up").count()
+
+
+def fits(page, width: int):
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.fixture(scope="module")
+def finished(chromium, site):
+    """One signed-in player with one finished solo Memory game: the browser's saved state."""
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    name = sign_up(page, site)
+    start_from_menu(page, site, "memory", "solo", {"cards": 24})
+    play_my_flips(page)
+    # The result screen's way to the replay.
+    page.locator("#result-replay").click()
+    page.wait_for_url(re.compile(r"/replays/\d+/$"))
+    record_url = page.url
+    state = context.storage_state()
+    context.close()
+    assert errors == []
+    return state, record_url, name
+
+
+@pytest.mark.parametrize("width,height", SCREENS)
+def test_a_player_replays_a_finished_game_from_the_list(site, pages, chromium, finished, width, height):
+    state, record_url, _name = finished
+    context = chromium.new_context(viewport={"width": width, "height": height}, storage_state=state)
+    context.set_default_timeout(15000)
+    pages.contexts.append(context)
+    page = pages.open(context)
+    page.goto(f"{site.url}/accounts/me/")
+    page.locator("a.replay-link").first.click()
+    page.wait_for_url(record_url)
+    last = int(page.locator("#replay-slider").get_attribute("max"))
+    assert last >= 24  # at least one flip for every card of 24
+    assert step(page) == 0
+    # Every card face up on the open table at the deal; none as the player saw it.
+    assert cards_up(page) == 24
+    fits(page, width)
+
+    page.locator("#replay-forward").click()
+    assert step(page) == 1
+    assert "turns" in page.locator("#replay-caption").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert step(page) == 3
+    page.locator("#replay-back").click()
+    assert step(page) == 2
+    page.keyboard.press("ArrowLeft")
+    assert step(page) == 1
+
+    page.locator("#replay-seen").check()
+    assert page.locator("#replay-table").get_attribute("data-view") == "seen"
+    assert cards_up(page) == 1  # the one card turned so far
+    page.locator("#replay-seen").uncheck()
+    assert cards_up(page) == 24
+
+    # Jump: the slider by its own keys, End and Home anywhere else.
+    page.locator("#replay-slider").focus()
+    page.keyboard.press("ArrowRight")
+    assert step(page) == 2
+    page.locator("#replay-caption").click()
+    page.keyboard.press("End")
+    assert step(page) == last
+    page.locator("#replay-seen").check()
+    assert page.locator("#replay-table .replay-card.cell-taken").count() == 24
+    page.locator("#replay-seen").uncheck()
+    page.keyboard.press("Home")
+    assert step(page) == 0
+
+    # Play at the fastest speed, pause with space.
+    page.locator("#replay-speed").select_option("400")
+    page.locator("#replay-caption").click()
+    page.keyboard.press(" ")
+    assert page.locator("#replay-play").get_attribute("aria-pressed") == "true"
+    wait_until(page, "+document.getElementById('replay-table').dataset.step >= 2")
+    page.keyboard.press(" ")
+    assert page.locator("#replay-play").get_attribute("aria-pressed") == "false"
+    paused_at = step(page)
+    page.wait_for_timeout(900)
+    assert step(page) == paused_at
+    fits(page, width)
+    if width == 390:
+        screenshot(page, "replay-phone")
+
+    # The review, its noted steps a tap away.
+    page.locator("#review-open").click()
+    summary = page.locator(".review-summary")
+    summary.wait_for()
+    assert summary.inner_text().strip()
+    noted = page.locator(".review-step")
+    if noted.count():
+        target = int(noted.first.get_attribute("data-step"))
+        noted.first.click()
+        assert step(page) == target
+    fits(page, width)
+
+
+def test_a_shared_replay_names_nobody_and_stops_when_revoked(site, pages, chromium, finished):
+    state, record_url, name = finished
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, storage_state=state)
+    context.set_default_timeout(15000)
+    pages.contexts.append(context)
+    owner = pages.open(context)
+    owner.goto(record_url)
+    owner.locator("#share-create").click()
+    link = owner.locator("#share-link").input_value()
+    assert re.fullmatch(rf"{re.escape(site.url)}/r/[A-Za-z0-9_-]{{20,}}/", link)
+
+    visitor = pages.new(390, 844)
+    visitor.goto(link)
+    assert visitor.locator("#replay-table .replay-seat").first.inner_text().startswith("Player 1")
+    assert not visitor.locator("#share-create").count() and not visitor.locator("#review").count()
+    visitor.locator("#replay-forward").click()
+    assert step(visitor) == 1
+    fits(visitor, 390)
+    assert name in owner.content() and name not in visitor.content()
+
+    owner.locator("#unshare").click()
+    owner.locator("#share-create").wait_for()
+    assert visitor.goto(link).status == 404

@@ -11,6 +11,7 @@ from django.test import Client
 from accounts.models import GameRecord
 from games.cpu.memory import make_cpu
 from games.replay import apply_entry, new_state
+from games.rooms import registry, service
 
 OPTIONS = {"players": 2, "cards": 24, "jokers": False, "match": "rank", "one_flip": False}
 
@@ -76,3 +77,32 @@ def test_nobody_else_learns_that_it_exists(alice, make_user, game):
     assert owner.post(f"/replays/{game.pk}/review.json").status_code == 405
     without_replay = record_of(alice, None)
     assert owner.get(f"/replays/{without_replay.pk}/review.json").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game,options", [("gin", {"target": 25}), ("bozu", {"players": 3}),
+                                          ("memory", {"players": 2, "cards": 24})])
+def test_a_game_played_in_a_room_is_reviewed_from_its_record(alice, game, options, monkeypatch):
+    """The record the rooms service keeps (automatic steps, CPU seats and all) is reviewed."""
+    monkeypatch.setattr(registry, "cpu_delay", lambda game: 0.0)
+    monkeypatch.setattr(registry, "automatic_delay", lambda game, step: 0.0)
+    room, token = service.create_room(game, "cpu", options, None)
+    service.hello(room.id, token, alice.id)
+    while (room := service.load(room.id)).status != "finished":
+        state = registry.engine(game).State.from_json(room.state)
+        if state.current_player == 0:
+            service.act(room.id, [0], state.legal_actions(0)[0])
+        else:
+            service.run_step(room.id)
+    record = GameRecord.objects.get(user=alice)
+    client = Client()
+    client.force_login(alice)
+    review = client.get(f"/replays/{record.pk}/review.json").json()
+    own = [entry for entry in record.replay["actions"] if entry[0] == 0 and entry[2] != "auto"]
+    assert review["game"] == game and review["seat"] == 0 and review["summary"]["text"]
+    if game == "gin":
+        assert [d["action"] for d in review["decisions"]] == [entry[1] for entry in own]
+    elif game == "memory":
+        assert sum(len(move["flips"]) for move in review["moves"]) == len(own)
+    else:
+        assert [s["pile"] for s in review["seats"]] == room.result["scores"]

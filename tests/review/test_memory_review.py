@@ -196,6 +196,17 @@ def test_the_closing_line_adds_up():
         assert summary["found"] == pytest.approx(summary["expected"] - summary["cost"] + summary["luck"], abs=1e-4)
         assert summary["cost"] == pytest.approx(summary["memory_slips"] + summary["strategy"], abs=1e-4)
         assert summary["text"].startswith(f"You found {summary['found']} pair")
+    # A game left half way (a resignation): what was still to come counts too.
+    for cut in (len(actions) // 2, len(actions) // 2 + 1, len(actions) // 2 + 2):
+        summary = review("memory", options, {"seed": 5, "actions": actions[:cut]}, 0)["summary"]
+        assert summary["still_expected"] > 0
+        assert summary["found"] + summary["still_expected"] == pytest.approx(
+            summary["expected"] - summary["cost"] + summary["luck"], abs=1e-4)
+    # Solo, in failed turns: choices cost more of them, luck saves some.
+    solo = {"players": 1, "cards": 24, "match": "rank"}
+    summary = review("memory", solo, {"seed": 5, "actions": play(solo, 5, ["medium"])}, 0)["summary"]
+    assert summary["text"].startswith(f"You had {summary['found']} failed turn")
+    assert summary["found"] == pytest.approx(summary["expected"] + summary["cost"] - summary["luck"], abs=1e-4)
 
 
 def test_a_player_who_forgets_is_told_of_each_memory_slip():

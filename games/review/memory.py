@@ -123,9 +123,13 @@ def _rate_first(values: Values, table: _Table, state: State, stale: int, index: 
             if best == "pass":
                 note = _("Turning two cards already seen (a pass) was better here: any new card "
                          "you showed helped the next player more than you.")
-            else:
-                note = _("A card already seen, turned first, shows nothing new; a new card first "
-                         "was better.")
+            else:  # a known card first: a pass, or a card forgotten and turned as if new
+                flips = state.moves - shown_at.get(index, 0)
+                note = ngettext("%(pos)s (%(card)s) had been shown %(flips)s flip earlier: turned "
+                                "first, it shows nothing new; a new card first was better.",
+                                "%(pos)s (%(card)s) had been shown %(flips)s flips earlier: turned "
+                                "first, it shows nothing new; a new card first was better.", flips) % {
+                    "pos": state.grid.name(index), "card": card_label(state.cards[index]), "flips": flips}
     return {"worth": worth, "chosen": chosen, "kind": kind, "note": note}
 
 

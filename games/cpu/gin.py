@@ -279,18 +279,24 @@ class GinCpu:
         to bring (deadwood melded away, the chance to knock), plus the risk of feeding."""
         least = min(left.values())
         unseen = indices_of(table.unseen)
-        style = self.style
         best_card, best_score = None, None
         for card in candidates:
             if left[card] > least + EVALUATE_BAND:
                 continue
-            meld_gain, knock_outs = self._prospects(table.hand & ~(1 << card), left[card], unseen)
-            score = (left[card] - style.meld_weight * meld_gain - style.knock_weight * knock_outs
-                     + style.feed_weight * self._feeds(table, card))
+            score = self.discard_score(table, card, left[card], unseen)
             if best_score is None or score < best_score:
                 best_card, best_score = card, score
         assert best_card is not None, "a candidate leaves the least deadwood"
         return best_card
+
+    def discard_score(self, table: Table, card: int, deadwood: int, unseen: list[int]) -> float:
+        """What throwing ``card`` (keeping ``deadwood``) is worth to this level, lower better:
+        the deadwood kept, minus what the next draw is likely to bring, plus the risk of feeding
+        the opponent (also the review's yardstick, games/review/gin.py)."""
+        style = self.style
+        meld_gain, knock_outs = self._prospects(table.hand & ~(1 << card), deadwood, unseen)
+        return (deadwood - style.meld_weight * meld_gain - style.knock_weight * knock_outs
+                + style.feed_weight * self._feeds(table, card))
 
     def _most_outs(self, table: Table, cards: list[int], deadwood: int) -> list[int]:
         """Of discards leaving the same deadwood, those keeping the most meld outs."""

@@ -103,10 +103,17 @@ def _discard(hard: GinCpu, view: dict[str, Any], action: dict[str, Any]) -> dict
         notes.append(_("Discarding the %(card)s kept %(kept)s deadwood; the %(best)s would have "
                        "kept %(least)s.") % {"card": card_label(card), "kept": kept,
                                                "best": card_label(best[0]), "least": least})
+    unseen = indices_of(table.unseen)
+
+    def score(thrown: str) -> float:
+        return round(hard.discard_score(table, CARD_INDEX[thrown], left[thrown], unseen), 6)
+
     decision: dict[str, Any] = {
         "kind": action["type"], "hard_cpu": choice, "agrees": choice == action,
         "deadwood_kept": kept, "least_deadwood": least, "extra_deadwood": kept - least,
-        "best_discards": best, "notes": notes, "knock": None}
+        "best_discards": best, "feed_chance": round(hard._feeds(table, CARD_INDEX[card]), 6),
+        "hard_cpu_score": score(card), "hard_cpu_choice_score": score(choice["card"]),
+        "notes": notes, "knock": None}
     if action["type"] == "knock":
         would = kept == 0 or hard._knocks(table, kept, table.stock)
         picked = bin(table.opponent_known).count("1")

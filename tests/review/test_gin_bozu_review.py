@@ -46,6 +46,9 @@ def test_a_gin_review_rates_every_draw_discard_and_knock(seed):
             assert d["extra_deadwood"] == kept - d["least_deadwood"] >= 0
             assert d["least_deadwood"] == min(
                 deadwood_mask(mask_of([c for c in hand if c != card])) for card in d["best_discards"])
+            assert 0 <= d["feed_chance"] <= 1
+            if d["agrees"]:
+                assert d["hard_cpu_score"] == d["hard_cpu_choice_score"]
         else:
             assert {"deadwood_before", "deadwood_if_taken", "expected_from_stock"} <= set(d)
     # The discards the opponent picked up, read from the log: its next draw was from the pile.

@@ -21,7 +21,7 @@ from games.review.words import card_label
 TOLERANCE = 1e-6
 
 
-def brute_force(players: int, match: str):
+def brute_force(players: int, match: str, one_flip: bool = False):
     """Expected future pairs per seat (mover first; one player: minus the failed turns) of a
     perfect-memory position: ``known`` and ``unseen`` sorted tuples of cards, ``passes`` turns
     passed in a row just before in this position."""
@@ -29,6 +29,12 @@ def brute_force(players: int, match: str):
 
     def gain(vector, amount):
         return (vector[0] + amount,) + vector[1:]
+
+    def took(vector, card):
+        """The mover took a pair of ``card`` and moves on (one flip a turn: the turn passes)."""
+        if one_flip and not solo:
+            vector = vector[-1:] + vector[:-1]
+        return gain(vector, 0 if solo else pair_value(card))
 
     def miss(vector):
         turned = vector[-1:] + vector[:-1]
@@ -50,7 +56,7 @@ def brute_force(players: int, match: str):
             return (0.0,) * players
         for a, b in itertools.combinations(known, 2):
             if cards_match(a, b, match):  # a known pair is taken first
-                return gain(value(without(known, a, b), unseen, 0), 0 if solo else pair_value(a))
+                return took(value(without(known, a, b), unseen, 0), a)
         options = [first_card(known, unseen, passes, card) for card in sorted(set(known))]
         if unseen:
             options.append(first_card(known, unseen, passes, UNSEEN))
@@ -71,7 +77,7 @@ def brute_force(players: int, match: str):
     def second_card(known, unseen, first, first_known, passes, card):
         def outcome(second, known_after, unseen_after, nothing_new):
             if cards_match(first, second, match):
-                return gain(value(known_after, unseen_after, 0), 0 if solo else pair_value(first))
+                return took(value(known_after, unseen_after, 0), first)
             if nothing_new and passes >= players:
                 return None  # every seat passed once: the first to pass must move
             return miss(value(tuple(sorted(known_after + (first, second))), unseen_after,
@@ -100,11 +106,11 @@ RULES = [
 ]
 
 
-@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("players,one_flip", [(1, False), (2, False), (3, False), (2, True), (3, True)])
 @pytest.mark.parametrize("match,cards", RULES)
-def test_every_tiny_position_is_worth_what_brute_force_finds(players, match, cards):
-    values = Values(parse_options({"players": players, "cards": 24, "match": match}))
-    brute, _, _ = brute_force(players, match)
+def test_every_tiny_position_is_worth_what_brute_force_finds(players, one_flip, match, cards):
+    values = Values(parse_options({"players": players, "cards": 24, "match": match, "one_flip": one_flip}))
+    brute, _, _ = brute_force(players, match, one_flip)
     checked = 0
     for size in (4, 6, 8):
         for known, unseen in tiny_positions(cards[:size], 4):
@@ -163,15 +169,16 @@ def positions_before_each_flip(options, seed, actions):
     return found
 
 
-@pytest.mark.parametrize("players,levels,match", [
-    (2, ["hard", "medium"], "colour"), (2, ["easy", "hard"], "rank"), (1, ["medium"], "colour"),
-    (1, ["easy"], "rank")])
-def test_a_played_games_last_moves_are_rated_as_brute_force_finds(players, levels, match):
-    options = {"players": players, "cards": 24, "match": match}
+@pytest.mark.parametrize("players,levels,match,one_flip", [
+    (2, ["hard", "medium"], "colour", False), (2, ["easy", "hard"], "rank", False),
+    (3, ["medium", "hard", "easy"], "zebra", True), (1, ["medium"], "colour", False),
+    (1, ["easy"], "rank", False)])
+def test_a_played_games_last_moves_are_rated_as_brute_force_finds(players, levels, match, one_flip):
+    options = {"players": players, "cards": 24, "match": match, "one_flip": one_flip}
     for seed in (3, 11):
         actions = play(options, seed, levels)
         before = positions_before_each_flip(options, seed, actions)
-        brute, first_card, second_card = brute_force(players, match)
+        brute, first_card, second_card = brute_force(players, match, one_flip)
         checked = 0
         for seat in range(players):
             result = review("memory", options, {"seed": seed, "actions": actions}, seat)

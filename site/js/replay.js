@@ -138,7 +138,8 @@ function bozuTable(view) {
     pile(gettext("Centre"), view.centre),
     h("div", {class: "replay-pile"},
       h("span", {class: "replay-label"}, fmt(gettext("Deck: %(count)s"), {count: view.deck})),
-      view.next ? karuta(view.next, "small") : h("div", {class: "bozu-deck-back"})));
+      view.next ? karuta(view.next, "small")
+        : h("div", {class: view.deck ? "bozu-deck-back" : "karuta-empty"})));
 }
 
 function render() {

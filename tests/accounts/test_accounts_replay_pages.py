@@ -4,7 +4,6 @@ share links that name nobody unless asked, stop working when revoked and go with
 from __future__ import annotations
 
 import json
-import random
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -17,26 +16,9 @@ from accounts.deletion import delete_account
 from accounts.models import GameRecord, ReplayShare
 from games import replay_steps
 from games import views as game_views
-from games.replay import apply_entry, new_state
+from tests.accounts.replay_games import played
 
 MEMORY = {"players": 2, "cards": 24}
-
-
-def played(game: str, options: dict, seed: int, limit: int | None = None) -> list:
-    """A log of seat 0 (a person) against a CPU choosing at random, to the end (or ``limit``)."""
-    choose = random.Random(seed)
-    state = new_state(game, options, seed)
-    actions: list = []
-    while not state.is_over and (limit is None or len(actions) < limit):
-        step = state.pending_automatic()
-        if step:
-            entry = [None, {"type": step}, "auto"]
-        else:
-            seat = state.current_player
-            entry = [seat, choose.choice(state.legal_actions(seat)), "human" if seat == 0 else "cpu"]
-        apply_entry(state, entry)
-        actions.append(entry)
-    return actions
 
 
 def record_of(user, game="memory", options=MEMORY, seed=11) -> GameRecord:

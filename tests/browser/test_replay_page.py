@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.accounts.accounts_testlib import PASSWORD
+from tests.browser.conftest import screenshot, seeded_site
 from tests.browser.helpers import start_from_menu, wait_until
 from tests.browser.memory_play import play_my_flips
 from tests.browser.test_accounts_pages_look import sign_up
@@ -14,6 +15,11 @@ from tests.browser.test_accounts_pages_look import sign_up
 pytestmark = pytest.mark.browser
 
 SCREENS = [(390, 844), (1366, 768)]
+
+
+def drawn(page):
+    """The page's module has drawn the first step (and listens to the keys)."""
+    page.locator("#replay-table[data-step]").wait_for()
 
 
 def step(page) -> int:
@@ -59,6 +65,7 @@ def test_a_player_replays_a_finished_game_from_the_list(site, pages, chromium, f
     page.goto(f"{site.url}/accounts/me/")
     page.locator("a.replay-link").first.click()
     page.wait_for_url(record_url)
+    drawn(page)
     last = int(page.locator("#replay-slider").get_attribute("max"))
     assert last >= 24  # at least one flip for every card of 24
     assert step(page) == 0
@@ -131,12 +138,14 @@ def test_a_shared_replay_names_nobody_and_stops_when_revoked(site, pages, chromi
     pages.contexts.append(context)
     owner = pages.open(context)
     owner.goto(record_url)
+    drawn(owner)
     owner.locator("#share-create").click()
     link = owner.locator("#share-link").input_value()
     assert re.fullmatch(rf"{re.escape(site.url)}/r/[A-Za-z0-9_-]{{20,}}/", link)
 
     visitor = pages.new(390, 844)
     visitor.goto(link)
+    drawn(visitor)
     assert visitor.locator("#replay-table .replay-seat").first.inner_text().startswith("Player 1")
     assert not visitor.locator("#share-create").count() and not visitor.locator("#review").count()
     visitor.locator("#replay-forward").click()
@@ -147,3 +156,70 @@ def test_a_shared_replay_names_nobody_and_stops_when_revoked(site, pages, chromi
     owner.locator("#unshare").click()
     owner.locator("#share-create").wait_for()
     assert visitor.goto(link).status == 404
+
+
+# Run by the site's own manage.py shell: a Gin game's first 60 steps and a whole Bozu game
+# against the CPU, kept as a signed-in player's records are (the engines choose at random).
+SEED = f"""
+from datetime import datetime, timezone
+from django.contrib.auth.models import User
+from accounts.models import GameRecord
+from tests.accounts.replay_games import played
+
+user = User.objects.create_user("replayer", password={PASSWORD!r})
+for game, options, limit in (("gin", {{"players": 2, "target": 100}}, 60), ("bozu", {{"players": 3}}, None)):
+    actions = played(game, options, 5, limit)
+    now = datetime.now(timezone.utc)
+    GameRecord.objects.create(user=user, game=game, mode="cpu", options=options, cpu_level="easy",
+        seat=0, players=options["players"], result="loss", rank=2, score=0, moves=len(actions),
+        duration_seconds=60.0, started_at=now, finished_at=now,
+        replay={{"seed": 5, "salt": "0" * 32, "actions": actions, "cpus": [], "result": None}})
+"""
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory):
+    with seeded_site(tmp_path_factory, "replay-site", SEED) as server:
+        yield server
+
+
+@pytest.mark.parametrize("width,height", SCREENS)
+def test_gin_and_bozu_replays_show_every_card_and_fit_the_screen(seeded, pages, width, height):
+    page = pages.new(width, height)
+    page.goto(f"{seeded.url}/accounts/login/")
+    page.fill("#id_username", "replayer")
+    page.fill("#id_password", PASSWORD)
+    page.click("form.account-form button[type=submit]")
+    page.wait_for_url(f"{seeded.url}/accounts/me/")
+    links = page.locator("a.replay-link")
+    assert links.count() == 2
+    for index in range(2):
+        page.goto(f"{seeded.url}/accounts/me/")
+        page.locator("a.replay-link").nth(index).click()
+        drawn(page)
+        game = page.locator("#replay").get_attribute("data-game")
+        page.keyboard.press("End")
+        fits(page, width)
+        if game == "gin":
+            # Both hands face up; as the player saw them, the CPU's hand face down but for
+            # the cards it picked up in sight.
+            page.keyboard.press("Home")
+            hands = page.locator(".replay-hand")
+            assert hands.nth(0).locator(".replay-card.up").count() == 10
+            assert hands.nth(1).locator(".replay-card.up").count() == 10
+            page.locator("#replay-seen").check()
+            assert hands.nth(0).locator(".replay-card.up").count() == 10
+            assert hands.nth(1).locator(".replay-card.up").count() == 0
+            screenshot(page, f"replay-gin-{width}")
+        else:
+            # The deck's next card is shown on the open table only.
+            page.keyboard.press("Home")
+            deck = page.locator(".replay-pile").last
+            assert deck.locator(".karuta").count() == 1
+            page.locator("#replay-seen").check()
+            assert deck.locator(".karuta").count() == 0
+            page.locator("#replay-seen").uncheck()
+            page.keyboard.press("End")
+            assert "flips" in page.locator("#replay-caption").inner_text()
+            screenshot(page, f"replay-bozu-{width}")
+        fits(page, width)

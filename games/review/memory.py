@@ -104,6 +104,7 @@ def _rate_first(values: Values, table: _Table, state: State, stale: int, index: 
     worth, best = values.best_first(known, unseen, stale)
     choice = known_at.get(index, UNSEEN)
     chosen = values.first(known, unseen, stale, choice)
+    worth = _at_least(worth, chosen)
     kind, note = None, None
     if worth[0] - chosen[0] > EPS:
         pair = values.known_pair(known)
@@ -133,6 +134,12 @@ def _rate_first(values: Values, table: _Table, state: State, stale: int, index: 
     return {"worth": worth, "chosen": chosen, "kind": kind, "note": note}
 
 
+def _at_least(worth: Vector, chosen: Vector) -> Vector:
+    """The best choice is at least the one made: with the jokers and one flip a turn, a known
+    card turned first can beat every move the tables know (docs/review.md)."""
+    return chosen if chosen[0] > worth[0] else worth
+
+
 def _pair_places(known_at: dict[int, str], pair: tuple[str, str]) -> tuple[int, int]:
     """Where a known pair lies."""
     a = next(i for i, card in known_at.items() if card == pair[0])
@@ -149,6 +156,7 @@ def _rate_second(values: Values, table: _Table, state: State, stale: int, first_
     worth, best = values.best_second(known, unseen, first, first_known, stale)
     choice = known_at.get(index, UNSEEN)
     chosen = values.second(known, unseen, first, first_known, stale, choice)
+    worth = _at_least(worth, chosen)
     kind, note = None, None
     if worth[0] - chosen[0] > EPS:
         partners = [i for i, c in known_at.items() if cards_match(first, c, values.match)]

@@ -54,15 +54,19 @@ class Values:
     # ------------------------------------------------------------------ positions
 
     def known_pair(self, known: list[str]) -> tuple[str, str] | None:
-        """Two known cards that match (only cards of one class can)."""
+        """Two known cards that match (only cards of one class can); the jokers first, the
+        pair worth most (with one flip a turn the next pair is the next player's)."""
         by_class: dict[str, list[str]] = {}
+        found = None
         for card in known:
             same = by_class.setdefault(self.class_of[card], [])
             for other in same:
                 if cards_match(other, card, self.match):
-                    return other, card
+                    if card == JOKER:
+                        return other, card
+                    found = found or (other, card)
             same.append(card)
-        return None
+        return found
 
     def counts(self, known: list[str], unseen: Counter[str]) -> Counter[str]:
         """The position as the tables count it: classes by type (no known pair in it)."""

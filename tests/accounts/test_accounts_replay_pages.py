@@ -145,6 +145,7 @@ def test_sharing_is_off_by_default_names_nobody_and_stops_when_revoked(alice):
     assert "alice" not in shared.content.decode().lower()
     assert replay_data(shared)["names"] == ["Player 1", "CPU 2"]
     assert 'id="share-create"' not in shared.content.decode()
+    assert '<meta name="robots" content="noindex">' in shared.content.decode()
 
     owner.post(f"/replays/{record.pk}/share", {"csrfmiddlewaretoken": token, "show_name": "on"})
     assert replay_data(visitor.get(f"/r/{share.key}/"))["names"] == ["alice", "CPU 2"]

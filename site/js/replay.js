@@ -166,11 +166,11 @@ function go(step) {
   render();
 }
 
+// The play button is a toggle: its name stays Play, aria-pressed says it is playing.
 function play() {
   if (current === last) current = 0;
   playButton.setAttribute("aria-pressed", "true");
   playButton.querySelector(".play-icon").textContent = "‖";
-  playButton.querySelector(".visually-hidden").textContent = gettext("Pause");
   timer = setInterval(() => go(current + 1), Number(speed.value));
   render();
 }
@@ -180,7 +180,6 @@ function pause() {
   timer = null;
   playButton.setAttribute("aria-pressed", "false");
   playButton.querySelector(".play-icon").textContent = "▶";
-  playButton.querySelector(".visually-hidden").textContent = gettext("Play");
 }
 
 const toggle = () => (timer ? pause() : play());

@@ -198,3 +198,16 @@ def test_the_result_screens_link_finds_the_players_record_of_the_rooms_game(alic
     assert response.status_code == 302 and response["Location"] == f"/replays/{record.pk}/"
     assert signed_in(bob).get(f"/replays/room/{room.id}/").status_code == 404
     assert signed_in(alice).get("/replays/room/no-such-room/").status_code == 404
+
+
+@pytest.mark.parametrize("language,words", [("ja", ["リプレイ", "自分に見えていたものだけ", "CPU 2"]),
+                                            ("de", ["Wiederholung", "Nur was ich sah", "Spieler 1"]),
+                                            ("es", ["Repetición", "Solo lo que vi", "Jugador 1"])])
+def test_the_replay_and_shared_pages_speak_the_players_language(alice, language, words):
+    record = record_of(alice)
+    share = ReplayShare.objects.create(record=record)
+    owner = signed_in(alice, HTTP_ACCEPT_LANGUAGE=language)
+    page = owner.get(f"/replays/{record.pk}/").content.decode() + \
+        Client(REMOTE_ADDR=unique_address(), HTTP_ACCEPT_LANGUAGE=language).get(f"/r/{share.key}/").content.decode()
+    assert all(word in page for word in words), language
+

@@ -139,15 +139,18 @@ class Values:
             terms.append((number / total, vector))
         return _weighted(terms, self.players)
 
-    def second_choices(self, known: list[str], unseen: Counter[str]) -> list[str | None]:
-        """Every different second card: a known one of each identity, and an unseen one."""
-        return list(dict.fromkeys(known)) + ([UNSEEN] if unseen else [])
+    def second_choices(self, known: list[str], unseen: Counter[str], first: str) -> list[str | None]:
+        """Every different second card: each known card that matches the first, one known card
+        that does not (any of them leaves the same position), and an unseen one."""
+        matching = [c for c in dict.fromkeys(known) if cards_match(first, c, self.match)]
+        other = next((c for c in known if not cards_match(first, c, self.match)), None)
+        return matching + ([other] if other is not None else []) + ([UNSEEN] if unseen else [])
 
     def best_second(self, known: list[str], unseen: Counter[str], first: str, first_known: bool,
                     stale: int) -> tuple[Vector, str | None]:
         """The best second card and its value (ties: a match, then a new card)."""
         best: tuple[Vector, str | None] | None = None
-        choices = sorted(self.second_choices(known, unseen),
+        choices = sorted(self.second_choices(known, unseen, first),
                          key=lambda c: 0 if c is not UNSEEN and cards_match(first, c, self.match)
                          else 1 if c is UNSEEN else 2)
         for choice in choices:

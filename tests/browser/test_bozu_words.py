@@ -57,7 +57,8 @@ WITH_MODULE = """async ([view, what]) => {
   const module = await import(new URL('../games/bozu.js', page));
   const names = ['Red', 'Green'];
   const ctx = {surface: document.getElementById('table-surface'), panel: document.getElementById('game-panel'),
-    table: null, homeSeat: 0, seatName: (s) => names[s], seatColour: (s) => ['red', 'green'][s],
+    table: null, homeSeat: 0, seatName: (s) => names[s], seatLabel: (s) => names[s],
+    seatColour: (s) => ['red', 'green'][s],
     canAct: () => false, act: () => 1, setLastMove: () => {}, toast: () => {}, isYou: () => false,
     say: (seat, forYou, forOthers, values = {}) => forOthers.replace(/%\\((\\w+)\\)s/g,
       (_, key) => (key === 'name' ? names[seat] : values[key])),

@@ -32,7 +32,7 @@ RENDER = """async ([game, view, names, colours]) => {
     canAct: () => view.current_player !== null && seats.includes(view.current_player)
       && (view.legal_actions || []).length > 0,
     act: (action) => { window.engineViewActs.push(action); return 1; },
-    setLastMove: () => {}, toast: () => {},
+    setLastMove: () => {}, asPlayed: (text) => text, toast: () => {},
   };
   window.engineViewActs = [];
   const renderer = module.create(ctx);

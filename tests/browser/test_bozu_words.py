@@ -59,7 +59,8 @@ WITH_MODULE = """async ([view, what]) => {
   const ctx = {surface: document.getElementById('table-surface'), panel: document.getElementById('game-panel'),
     table: null, homeSeat: 0, seatName: (s) => names[s], seatLabel: (s) => names[s],
     seatColour: (s) => ['red', 'green'][s],
-    canAct: () => false, act: () => 1, setLastMove: () => {}, toast: () => {}, isYou: () => false,
+    canAct: () => false, act: () => 1, setLastMove: () => {}, asPlayed: (text) => text, toast: () => {},
+    isYou: () => false,
     say: (seat, forYou, forOthers, values = {}) => forOthers.replace(/%\\((\\w+)\\)s/g,
       (_, key) => (key === 'name' ? names[seat] : values[key])),
     room: {you: {seats: [0]}, mode: 'cpu', seats: names.map((name, seat) => ({seat, name}))}, view};

@@ -116,6 +116,9 @@ def test_the_clock_and_the_cpu_keep_a_friends_room_going(paced_site, pages, widt
     wait_until(alice, f"{pill_js(1)}.textContent.includes('played by the CPU')", timeout=TURN_SECONDS + 10)
     wait_until(alice, "document.getElementById('last-move').textContent.startsWith('The CPU played for Green: ')")
     wait_until(bob, "document.getElementById('last-move').textContent.startsWith('The CPU played for you: ')")
+    # Bozu's panel shows the last flip beside its card, in the same words.
+    wait_until(bob, "document.querySelector('#game-panel .bozu-last p').textContent"
+                    ".startsWith('The CPU played for you: ')")
     wait_until(bob, "!document.getElementById('cpu-note').hidden")
     assert "Your next move takes your seat back." in bob.locator("#cpu-note").inner_text()
     assert "played by the CPU" in pill_text(bob, 1)

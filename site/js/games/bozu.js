@@ -160,7 +160,7 @@ export function create(ctx) {
     const text = view.last ? describe(view.last, ctx) : gettext("Nobody has flipped yet.");
     fill(lastBox, 
       view.last ? karuta(view.last.card, "small") : null,
-      h("p", {}, text));
+      h("p", {}, ctx.asPlayed(text)));
     ctx.setLastMove(text, false);  // shown beside its card above
     counts.replaceChildren(
       ...view.piles.flatMap((pile, seat) => [h("dt", {}, ctx.seatLabel(seat)), h("dd", {}, String(pile.count))]),

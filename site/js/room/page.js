@@ -116,12 +116,17 @@ const ctx = {
   },
   // `shown` false: the game's panel shows the move itself, so the line is for screen readers only.
   setLastMove(text, shown = true) {
+    $("last-move").textContent = ctx.asPlayed(text);
+    $("last-move").classList.toggle("visually-hidden", !shown);
+  },
+  // The last move's words, saying so when the CPU made it for a person (a game's own panel that
+  // shows the move, as Bozu's does, words it this way too).
+  asPlayed(text) {
     const covered = text && coveredMove && view && JSON.stringify(view.last) === coveredMove.last;
-    $("last-move").textContent = covered
+    return covered
       ? ctx.say(coveredMove.seat, gettext("The CPU played for you: %(move)s"), gettext("The CPU played for %(name)s: %(move)s"),
         {move: text})
       : text || "";
-    $("last-move").classList.toggle("visually-hidden", !shown);
   },
   // Whether `seat` is this page's player: messages about that seat say "You".
   isYou(seat) {

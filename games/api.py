@@ -1,5 +1,6 @@
 """POST /api/rooms creates a room; GET /api/rooms/<id> is its public summary (docs/protocol.md);
-GET /api/rooms/<id>/replay a player's replay file of its finished game (docs/verify.md);
+GET /api/rooms/<id>/replay a player's replay file of its finished game and GET
+/api/rooms/<id>/verify what ``games.verify`` finds in it (docs/verify.md);
 GET /api/games lists the games as the menus and the room page know them (games/specs.py).
 
 Creating a room is exempt from CSRF: it changes nothing for the visitor's account (the signed-in
@@ -13,6 +14,7 @@ A ``seed`` makes the room reproducible (the same deals and CPU moves for the sam
 testing a client. Only a development server (DEBUG) or a staff account may ask for one: with a
 known seed a player could know every hidden card.
 """
+import asyncio
 import json
 
 from django.conf import settings
@@ -21,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from config.client_address import client_address
-from games import specs
+from games import specs, verify
 from games.engines.base import GameError
 from games.rooms import db, limits, replays, service
 from games.rooms.scheduler import scheduler
@@ -89,11 +91,10 @@ async def room_summary(request, room_id):
     return JsonResponse(service.summary(room))
 
 
-@require_GET
-async def room_replay(request, room_id):
+async def _replay_file(request, room_id) -> dict | JsonResponse:
     """The replay file of the room's finished game (docs/verify.md), for the holder of a seat:
     its seat token in the ``X-Seat-Token`` header (never in the URL, which logs keep). Only
-    once the game is over, when nothing in it is secret any more."""
+    once the game is over, when nothing in it is secret any more. Else the error to answer."""
     token = request.headers.get("X-Seat-Token", "")
     try:
         room = await db.call(service.load, room_id)
@@ -105,9 +106,32 @@ async def room_replay(request, room_id):
                                            "may download its replay.")
     if room.status != "finished" or not room.fairness:
         return _error(409, "game_not_over", "The replay can be downloaded once the game is over.")
-    file = await db.call(replays.replay_file, room, seats)
+    return await db.call(replays.replay_file, room, seats)
+
+
+@require_GET
+async def room_replay(request, room_id):
+    file = await _replay_file(request, room_id)
+    if isinstance(file, JsonResponse):
+        return file
     response = JsonResponse(file)
-    response["Content-Disposition"] = f'attachment; filename="{room.game}-replay.json"'
+    response["Content-Disposition"] = f'attachment; filename="{file["game"]}-replay.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+async def room_verify(request, room_id):
+    """The result screen's Verify: ``games.verify``'s checks of the seat's replay file (the
+    commitment, the decks from the seed, every card shown, the result, every CPU move from its
+    own views). The page itself compares the commitment with the one it was shown before the
+    first move; anyone can run the same checks on the downloaded file."""
+    file = await _replay_file(request, room_id)
+    if isinstance(file, JsonResponse):
+        return file
+    report = await asyncio.to_thread(verify.check, file)  # replays the game: off the event loop
+    response = JsonResponse({"verified": not report.problems, "problems": report.problems,
+                             "cpu_moves": report.cpu_moves, "commitment": file["fairness"]["commitment"]})
     response["Cache-Control"] = "no-store"
     return response
 

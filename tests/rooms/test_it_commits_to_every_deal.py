@@ -35,6 +35,10 @@ def replay_url(site, room_id: str) -> str:
     return f"{site.url}/api/rooms/{room_id}/replay"
 
 
+def verify_url(site, room_id: str) -> str:
+    return f"{site.url}/api/rooms/{room_id}/verify"
+
+
 @pytest.mark.parametrize("game", ["memory", "bozu", "gin"])
 async def test_a_signed_in_game_commits_reveals_and_replays_as_it_was_shown(site, game):
     browser = Browser(site.url)
@@ -43,8 +47,9 @@ async def test_a_signed_in_game_commits_reveals_and_replays_as_it_was_shown(site
     room_id, token = created["room_id"], created["seat_token"]
     conn = await browser.connect(room_id, token)
     try:
-        status, refused = get_json(replay_url(site, room_id), {"X-Seat-Token": token})
-        assert (status, refused["error"]["code"]) == (409, "game_not_over")
+        for url in (replay_url(site, room_id), verify_url(site, room_id)):
+            status, refused = get_json(url, {"X-Seat-Token": token})
+            assert (status, refused["error"]["code"]) == (409, "game_not_over")
         final = await asyncio.wait_for(play(conn, LEVEL[game]), 120)
     finally:
         await conn.close()
@@ -96,6 +101,11 @@ async def test_a_signed_in_game_commits_reveals_and_replays_as_it_was_shown(site
     report = check(file)
     assert report.problems == []
     assert report.cpu_moves == sum(1 for _, _, by in replay["actions"] if by == "cpu") > 0
+    # The result screen's Verify runs the same checks for the seat's holder only.
+    assert get_json(verify_url(site, room_id))[0] == 403
+    assert get_json(verify_url(site, room_id), {"X-Seat-Token": "not-a-token"})[0] == 403
+    assert get_json(verify_url(site, room_id), {"X-Seat-Token": token}) == (200, {
+        "verified": True, "problems": [], "cpu_moves": report.cpu_moves, "commitment": commitment})
 
 
 def assert_decks_hold_what_was_shown(game: str, decks: list, views: list[dict]) -> None:

@@ -42,6 +42,11 @@ let renderedHome = null;  // the seat the table was last drawn from
 // The last move when the CPU made it for a person (their time ran out, or the others let it
 // play): the move line says so while that move is the view's last ({seat, last}).
 let coveredMove = null;
+// The commitment this page was shown while the game was played (room.fairness before its
+// reveal): Verify holds the server's replay file to it (docs/verify.md). And what Verify found
+// for the game now over ({commitment, ok, text}).
+let promisedCommitment = null;
+let verification = null;
 // A friends' room before it starts: on the table, instead of a game nobody plays yet, who is
 // waiting and the one thing to do (share the link, or Join).
 const lobbyTitle = h("h2", {class: "lobby-title", id: "lobby-title"});
@@ -204,6 +209,7 @@ async function onState(message, receivedAt) {
   const previous = room;
   room = message.room;
   view = message.view;
+  if (room.fairness && room.fairness.reveal === null) promisedCommitment = room.fairness.commitment;
   if (room.next_room) nextRoomUrl = room.next_room;
   if (rendererGame !== room.game) {
     loading = loading || rendererModule(room.game).then((module) => {
@@ -599,8 +605,9 @@ function renderResult(force = false) {
     cpuTurnsNote(result),
     best ? h("p", {class: "result-note personal-best", id: "personal-best"}, best) : null,
     standings,
-    h("div", {class: "result-buttons"}, buttons, replayLink(),
-      button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"}))));
+    h("div", {class: "result-buttons"}, buttons, replayLink(), fairnessButtons(),
+      button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"})),
+    verificationNote()));
   box.hidden = resultHidden;
   if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});
 }
@@ -611,6 +618,83 @@ function replayLink() {
   if (root.dataset.signedIn !== "1" || !room.fairness || !room.fairness.reveal) return null;
   return h("a", {class: "btn", id: "result-replay", href: `/replays/room/${encodeURIComponent(room.id)}/`},
     gettext("Replay"));
+}
+
+function seatToken() {
+  try {
+    return room ? localStorage.getItem(tokenKey(room.id)) : null;
+  } catch {
+    return null;  // storage refused
+  }
+}
+
+// Once a game is over, a seat's holder may download its replay file and have it checked
+// (GET /api/rooms/<id>/replay and /verify, docs/verify.md): anyone can run the same checks on
+// the file with python -m games.verify.
+function fairnessButtons() {
+  if (!room.fairness || !room.fairness.reveal || !mySeats().length || !seatToken()) return null;
+  return [
+    button(gettext("Download replay"), downloadReplay, {attrs: {id: "download-replay"}}),
+    button(gettext("Verify"), verifyGame, {attrs: {id: "verify-game"}}),
+  ];
+}
+
+function verificationNote() {
+  const found = verification && room.fairness && verification.commitment === room.fairness.commitment
+    ? verification : null;
+  if (!found) return null;
+  return h("p", {class: `result-note verify-result${found.ok ? "" : " verify-failed"}`, id: "verify-result",
+    role: "status"}, found.text);
+}
+
+async function fetchReplayPart(part) {
+  const response = await fetch(`/api/rooms/${encodeURIComponent(room.id)}/${part}`,
+    {headers: {"X-Seat-Token": seatToken()}});
+  if (!response.ok) throw new Error(`${part}: ${response.status}`);
+  return response;
+}
+
+async function downloadReplay() {
+  try {
+    const blob = await (await fetchReplayPart("replay")).blob();
+    const link = h("a", {href: URL.createObjectURL(blob), download: `${room.game}-replay.json`, hidden: ""});
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  } catch {
+    ctx.toast(gettext("The replay could not be downloaded. Try again."));
+  }
+}
+
+async function verifyGame() {
+  const commitment = room.fairness.commitment;
+  let text;
+  let ok = false;
+  try {
+    const found = await (await fetchReplayPart("verify")).json();
+    if (promisedCommitment && found.commitment !== promisedCommitment) {
+      text = gettext("Not verified: this is not the deal promised before the first move.");
+    } else if (!found.verified) {
+      text = fmt(gettext("Not verified: %(problems)s"), {problems: found.problems.join("; ")});
+    } else {
+      ok = true;
+      const parts = [fmt(gettext("Verified: the deal was fixed before the first move (commitment %(commitment)s…) and every card shown matches it."),
+        {commitment: found.commitment.slice(0, 12)})];
+      if (found.cpu_moves > 0) {
+        parts.push(fmt(ngettext("The CPU chose its one move from its own view.",
+          "The CPU chose each of its %(n)s moves from its own view.", found.cpu_moves), {n: found.cpu_moves}));
+      }
+      if (!promisedCommitment) {
+        parts.push(gettext("This page did not see the game begin: compare the commitment with the one you were shown."));
+      }
+      text = parts.join(" ");
+    }
+  } catch {
+    text = gettext("The game could not be verified just now. Try again.");
+  }
+  verification = {commitment, ok, text};
+  renderResult(true);
 }
 
 // Under a pace, the turns the CPU played for each person whose time ran out (the result counts

@@ -1,5 +1,6 @@
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from config import hourly_buffer
 from games.rooms import db as rooms_db
@@ -16,6 +17,16 @@ def pytest_report_header(config):
     return [f"test backend: {settings.TEST_BACKEND} ({where}); "
             f"celery {'eager (in-process)' if settings.CELERY_TASK_ALWAYS_EAGER else settings.CELERY_BROKER_URL}"]
 
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request served in this thread leaves its language active (LocaleMiddleware activates
+    it and nothing deactivates it): each test starts in the site's default language, as a new
+    thread would, whatever test ran before it in this worker."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

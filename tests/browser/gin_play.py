@@ -71,7 +71,11 @@ class GinPlayer:
                 # Previous hands), so there is no Next hand left to press.
                 if status(page) == "finished":
                     return True
-                raise
+                # Or the sheet was drawn again under the pointer at every try (a state arrived
+                # each time, on a loaded machine): press the button there is now.
+                if not page.evaluate("(() => { const b = document.getElementById('gin-next-hand');"
+                                     " if (!b || b.disabled) return false; b.click(); return true; })()"):
+                    return False
             if "next_hand" not in legal:
                 return True  # the other player has dealt: the press only ends this page's result
         else:

@@ -593,7 +593,7 @@ function renderResult(force = false) {
     h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
   ];
   box.replaceChildren(h("div", {class: "result-card"},
-    h("h2", {id: "result-title", tabindex: "-1"}, headline),
+    h("div", {class: "result-head"}, h("h2", {id: "result-title", tabindex: "-1"}, headline), fairnessButtons()),
     Number.isInteger(result.resigned)
       ? h("p", {class: "result-note"}, ctx.isYou(result.resigned) ? gettext("You resigned.")
         : fmt(gettext("%(name)s resigned."), {name: seatName(result.resigned)})) : null,
@@ -605,7 +605,7 @@ function renderResult(force = false) {
     cpuTurnsNote(result),
     best ? h("p", {class: "result-note personal-best", id: "personal-best"}, best) : null,
     standings,
-    h("div", {class: "result-buttons"}, buttons, replayLink(), fairnessButtons(),
+    h("div", {class: "result-buttons"}, buttons, replayLink(),
       button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"})),
     verificationNote()));
   box.hidden = resultHidden;
@@ -628,23 +628,23 @@ function seatToken() {
   }
 }
 
-// Once a game is over, a seat's holder may download its replay file and have it checked
+// Once a game is over, a seat's holder may have its replay file checked, and download it
 // (GET /api/rooms/<id>/replay and /verify, docs/verify.md): anyone can run the same checks on
 // the file with python -m games.verify.
 function fairnessButtons() {
   if (!room.fairness || !room.fairness.reveal || !mySeats().length || !seatToken()) return null;
-  return [
-    button(gettext("Download replay"), downloadReplay, {attrs: {id: "download-replay"}}),
-    button(gettext("Verify"), verifyGame, {attrs: {id: "verify-game"}}),
-  ];
+  return button(gettext("Verify"), verifyGame, {class: "btn-quiet", attrs: {id: "verify-game"}});
 }
 
+// What Verify found, and the file to check it yourself. Verify sits beside the headline, and the
+// download comes with its answer: the result must still fit a phone's screen.
 function verificationNote() {
   const found = verification && room.fairness && verification.commitment === room.fairness.commitment
     ? verification : null;
   if (!found) return null;
-  return h("p", {class: `result-note verify-result${found.ok ? "" : " verify-failed"}`, id: "verify-result",
-    role: "status"}, found.text);
+  return h("p", {class: `result-note verify-result${found.ok ? "" : " verify-failed"}`},
+    h("span", {id: "verify-result", role: "status"}, found.text), " ",
+    button(gettext("Download replay"), downloadReplay, {class: "btn-quiet", attrs: {id: "download-replay"}}));
 }
 
 async function fetchReplayPart(part) {

@@ -15,7 +15,7 @@ turned second other than the table's choice), each ending in a position the tabl
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from games.cpu import memory_tables
 from games.cpu.memory import _KNOWN_PAIR, card_class, class_type
@@ -126,17 +126,20 @@ class Values:
                 return self._after_pair(first, self.value(rest, unseen))
             # Nothing new shown when the first card was known too: a pass.
             return self._miss(self.value(known + [first], unseen, stale + 1 if first_known else 0))
+        return self._over_unseen(unseen, lambda card, rest_unseen: (
+            self._after_pair(first, self.value(known, rest_unseen)) if cards_match(first, card, self.match)
+            else self._miss(self.value(known + [first, card], rest_unseen))))
+
+    def _over_unseen(self, unseen: Counter[str], value_of: Callable[[str, Counter[str]], Vector]) -> Vector:
+        """The expected value when an unseen card is turned: ``value_of(card, the unseen cards
+        left)`` weighted by how many of each card are unseen."""
         total = sum(unseen.values())
         terms = []
         for card, number in unseen.items():
             rest_unseen = unseen.copy()
             rest_unseen[card] -= 1
             rest_unseen += Counter()
-            if cards_match(first, card, self.match):
-                vector = self._after_pair(first, self.value(known, rest_unseen))
-            else:
-                vector = self._miss(self.value(known + [first, card], rest_unseen))
-            terms.append((number / total, vector))
+            terms.append((number / total, value_of(card, rest_unseen)))
         return _weighted(terms, self.players)
 
     def second_choices(self, known: list[str], unseen: Counter[str], first: str) -> list[str | None]:
@@ -170,14 +173,8 @@ class Values:
         if self.known_pair(known) is None:
             # The tables' own value of a 2- or 1-move, whichever is better after the first card.
             return self.table.active(self.table.row(self.counts(known, unseen)))
-        total = sum(unseen.values())
-        terms = []
-        for card, number in unseen.items():
-            rest_unseen = unseen.copy()
-            rest_unseen[card] -= 1
-            rest_unseen += Counter()
-            terms.append((number / total, self.best_second(known, rest_unseen, card, False, stale)[0]))
-        return _weighted(terms, self.players)
+        return self._over_unseen(
+            unseen, lambda card, rest_unseen: self.best_second(known, rest_unseen, card, False, stale)[0])
 
     def best_first(self, known: list[str], unseen: Counter[str], stale: int) -> tuple[Vector, str]:
         """What the move is worth with the best play, and what that play is: ``pair`` (take a

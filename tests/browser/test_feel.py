@@ -221,7 +221,7 @@ def test_it_moves_nothing_under_reduced_motion(site, pages):
     assert {(c["animation"], c["face"]) for c in classes if c["name"] == "pair-made"} == {("none", "none")}
     assert [c["animation"] for c in classes if c["name"] == "celebrate"] == ["none"]
     # The flips are instant: a face-up card is turned the moment its class says so.
-    page.locator("#result button.btn-quiet").click()
+    page.locator("#look-at-table").click()
     assert page.evaluate("""() => [...document.querySelectorAll('.memory-card')].every(el =>
         getComputedStyle(el).transitionDuration === '0s' && el.getAnimations().length === 0)""")
 

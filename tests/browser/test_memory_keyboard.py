@@ -72,7 +72,10 @@ def test_it_plays_a_memory_game_against_the_cpu_with_the_keyboard_only(site, pag
     assert page.evaluate("document.activeElement.id") == "result-title"
     assert result.locator("[data-room-act=play-again]").is_visible()
 
-    # Play again, still by keyboard: from the result's heading, Tab reaches the button.
+    # Play again, still by keyboard: from the result's heading, Tab goes in the order seen:
+    # Verify beside the heading, then Play again.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "verify-game"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.roomAct") == "play-again"
     before = version(page)

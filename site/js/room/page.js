@@ -606,7 +606,7 @@ function renderResult(force = false) {
     best ? h("p", {class: "result-note personal-best", id: "personal-best"}, best) : null,
     standings,
     h("div", {class: "result-buttons"}, buttons, replayLink(),
-      button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet"})),
+      button(gettext("Look at the table"), () => { resultHidden = true; box.hidden = true; }, {class: "btn-quiet", attrs: {id: "look-at-table"}})),
     verificationNote()));
   box.hidden = resultHidden;
   if (!resultHidden && !force) box.querySelector("h2").focus({preventScroll: true});

@@ -55,7 +55,7 @@ export class Table {
     const panelButton = this.wrap.querySelector("[data-view=panel]");
     this.wrap.dataset.tableView = view;
     if (panelButton) panelButton.hidden = view === "panel";
-    this.fit();
+    this.fit({animate: true});
     if (this.onViewChange) this.onViewChange(view);
   }
 
@@ -79,14 +79,23 @@ export class Table {
     this.fitListeners.push(listener);
   }
 
-  fit() {
+  // A new frame or surface size is taken at once: only a change of view glides, so a table
+  // is never seen (or tapped) at the scale it had before it was laid out.
+  fit({animate = false} = {}) {
     const box = this.viewport.getBoundingClientRect();
     if (!box.width) return;
     // A margin keeps the far edge inside the frame when the table is tilted; seen from above,
     // a little of the rim.
     const margin = this.view === "overhead" ? 0.98 : 0.92;
     this.scale = margin * Math.min(box.width / this.width, box.height / this.height);
-    this.apply();
+    if (animate) {
+      this.apply();
+    } else {
+      this.stage.style.transition = "none";
+      this.apply();
+      void this.stage.offsetWidth;  // the new transform is taken before the transition returns
+      this.stage.style.transition = "";
+    }
     for (const listener of this.fitListeners) listener(box);
   }
 

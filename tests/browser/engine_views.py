@@ -37,6 +37,8 @@ RENDER = """async ([game, view, names, colours]) => {
   window.engineViewActs = [];
   const renderer = module.create(ctx);
   renderer.render(view, null, true);
+  // For a test that reads what the result screen would add (the renderer's resultDetails).
+  window.engineViewRenderer = renderer;
 }"""
 
 

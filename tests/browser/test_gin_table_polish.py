@@ -125,6 +125,32 @@ def test_an_undercut_is_told_to_each_player_and_the_spectators(site, pages):
     }
 
 
+def test_a_knock_is_told_to_each_player_and_the_spectators(site, pages):
+    """The knocker reads "You knock", the defender "…against your 9", a spectator both
+    colours' names."""
+    page = pages.new()
+    open_room_page(page, site, "gin")
+    heard, sides = {}, {}
+    for seat in (0, 1, None):
+        view = knock_view(["4S", *UNMATCHED], seat)
+        render_view(page, "gin", view)
+        heard[seat] = page.locator(".gin-handover .gin-outcome").inner_text()
+        sides[seat] = page.locator(".gin-handover .gin-side h3").all_inner_texts()
+    summary = view["last_hand"]
+    assert (summary["outcome"], summary["winner"]) == ("knock", 0)
+    (kd, dd), points = summary["deadwoods"], summary["points"]
+    assert heard == {
+        0: f"You knock with {kd} against {dd}: you score {points}.",
+        1: f"Red knocks with {kd} against your {dd}: Red scores {points}.",
+        None: f"Red knocks with {kd} against {dd}: Red scores {points}.",
+    }
+    assert sides == {
+        0: [f"You · deadwood {kd}", f"Green · deadwood {dd}"],
+        1: [f"Red · deadwood {kd}", f"You · deadwood {dd}"],
+        None: [f"Red · deadwood {kd}", f"Green · deadwood {dd}"],
+    }
+
+
 def test_it_keeps_a_long_deadwood_row_inside_the_side_panel(site, pages):
     page = pages.new()
     open_room_page(page, site, "gin")

@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from games.engines import memory
+from tests.browser.engine_views import open_room_page, render_view
 from tests.browser.helpers import (
     start_from_menu,
     status,
@@ -26,6 +27,10 @@ def standings(page) -> list[list[str]]:
     return [rows.nth(i).locator("td, th").all_inner_texts() for i in range(rows.count())]
 
 
+def my_pairs(rows) -> int:
+    return next(int(row[3]) for row in rows if row[1] == "You")
+
+
 def test_it_shows_the_session_standings_after_two_games(site, pages):
     page = pages.new()
     start_from_menu(page, site, "memory", "cpu", {"cards": 24}, level="easy")
@@ -41,6 +46,11 @@ def test_it_shows_the_session_standings_after_two_games(site, pages):
     page.locator("#result").wait_for(state="visible")
     assert "after 2 games" in page.locator("#session-standings h3").inner_text()
     second = standings(page)
+    # Every card of the game just played names who took it: "you" for this page's player.
+    labels = page.locator(".memory-grid .cell").evaluate_all("cells => cells.map(c => c.getAttribute('aria-label'))")
+    mine = my_pairs(second) - my_pairs(first)
+    assert sum(label.endswith(": taken by you") for label in labels) == 2 * mine
+    assert sum(label.endswith(": taken by Green") for label in labels) == 2 * (12 - mine)
     # Rank, player, games won, pairs: 12 pairs a game, two games; the most pairs first.
     pairs = [int(row[3]) for row in second]
     assert sum(pairs) == 24 and pairs == sorted(pairs, reverse=True)
@@ -136,3 +146,57 @@ def test_it_plays_a_tie_break_round_on_the_table(site, pages):
     assert "Decided by a tie-break round" in page.locator("#tie-break-result").inner_text()
     names = {0: "Red", 1: "Green"}
     assert result.locator("h2").inner_text() == f"{names[starter]} wins!"
+
+
+def engine_take_pair(state):
+    """The player to move takes the first pair still face down."""
+    down = state.face_down()
+    partner = next(i for i in down[1:] if memory.cards_match(state.cards[down[0]], state.cards[i], "rank"))
+    for index in (down[0], partner):
+        state.apply(state.current_player, {"type": "flip", "pos": state.grid.name(index)})
+
+
+def engine_miss(state):
+    down = state.face_down()
+    other = next(i for i in down[1:] if not memory.cards_match(state.cards[down[0]], state.cards[i], "rank"))
+    seat = state.current_player
+    for index in (down[0], other):
+        state.apply(seat, {"type": "flip", "pos": state.grid.name(index)})
+    state.apply_automatic()
+
+
+def test_it_tells_each_player_and_a_spectator_about_the_tie_break(site, pages):
+    """The round's line, its taken cards and the result's note say "you" to the seat they are
+    about and name the seat by its colour to the other seat and to a spectator (issue 37)."""
+    state = memory.new_game({"players": 2, "cards": 24, "one_flip": True, "tie_break": True}, 3)
+    while not state.in_tie_break:
+        engine_take_pair(state)
+    starter = state.current_player
+    engine_take_pair(state)
+    in_round = {seat: state.view(seat) for seat in (0, 1, None)}
+    while not state.is_over:
+        if state.current_player != starter and can_miss(state):
+            engine_miss(state)
+        else:
+            engine_take_pair(state)
+    over = {seat: state.view(seat) for seat in (0, 1, None)}
+    assert over[None]["result"]["winners"] == [starter]
+    names = {0: "Red", 1: "Green"}
+    pairs = over[None]["result"]["tie_break"]["pairs"][starter]
+    page = pages.new()
+    open_room_page(page, site, "memory")
+    for seat in (0, 1, None):
+        render_view(page, "memory", in_round[seat])
+        line = page.locator("#tie-break").inner_text()
+        taken = page.locator(".memory-grid .cell.state-taken").evaluate_all(
+            "cells => cells.map(c => c.getAttribute('aria-label').split(': ').pop())")
+        render_view(page, "memory", over[seat])
+        note = page.evaluate("(view) => window.engineViewRenderer.resultDetails(view, view.result).textContent",
+                             over[seat])
+        winner = "you" if seat == starter else names[starter]
+        assert taken == [f"taken by {winner}"] * 2
+        assert note == f"Decided by a tie-break round: {winner} took {pairs} pairs of it."
+        if seat is None:
+            assert line == "Tie-break round 1: Red, Green play for the win."
+        else:
+            assert line == f"Tie-break round 1: you play for the win against {names[1 - seat]}."

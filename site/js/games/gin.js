@@ -58,8 +58,8 @@ function groups(hand) {
 }
 
 // How a hand ended, said to this page's player in the second person when they knocked or were
-// undercut ("You knock…", "…but you have 4: you score 29."); a gin and a knock are won by the
-// knocker, an undercut by the defender (games/engines/gin.py).
+// knocked against ("You knock…", "…against your 9…", "…but you have 4: you score 29."); a gin
+// and a knock are won by the knocker, an undercut by the defender (games/engines/gin.py).
 export function outcomeText(summary, ctx) {
   const knocker = summary.knocker;
   if (knocker === null || knocker === undefined) {
@@ -72,8 +72,12 @@ export function outcomeText(summary, ctx) {
   switch (summary.outcome) {
     case "gin": return ctx.say(knocker, gettext("You go gin! You score %(points)s."),
       gettext("%(name)s goes gin! %(name)s scores %(points)s."), values);
-    case "knock": return ctx.say(knocker, gettext("You knock with %(kd)s against %(dd)s: you score %(points)s."),
-      gettext("%(name)s knocks with %(kd)s against %(dd)s: %(winner)s scores %(points)s."), values);
+    case "knock":
+      if (ctx.isYou(1 - knocker)) {
+        return fmt(gettext("%(name)s knocks with %(kd)s against your %(dd)s: %(name)s scores %(points)s."), values);
+      }
+      return ctx.say(knocker, gettext("You knock with %(kd)s against %(dd)s: you score %(points)s."),
+        gettext("%(name)s knocks with %(kd)s against %(dd)s: %(winner)s scores %(points)s."), values);
     default:
       if (ctx.isYou(1 - knocker)) {
         return fmt(gettext("Undercut! %(name)s knocked with %(kd)s but you have %(dd)s: you score %(points)s."), values);

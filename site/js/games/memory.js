@@ -222,8 +222,8 @@ export function create(ctx) {
         el.style.setProperty("--z", `${Math.min(n, 30) * 0.6}px`);
         el.classList.add("taken");
         // The card's name is in the label: a button's name includes the text it shows (WCAG 2.5.3).
-        label = fmt(gettext("%(pos)s, %(card)s: taken by %(name)s"),
-          {pos: entry.pos, card: long(entry.card), name: ctx.seatName(entry.by)});
+        label = ctx.say(entry.by, gettext("%(pos)s, %(card)s: taken by you"), gettext("%(pos)s, %(card)s: taken by %(name)s"),
+          {pos: entry.pos, card: long(entry.card)});
       } else {
         const [x, y] = el.dataset.home.split(",");
         place(el, Number(x), Number(y));
@@ -260,13 +260,16 @@ export function create(ctx) {
     ctx.setLastMove(lastText(v));
   }
 
-  // A tie-break round is on the table: say whose round it is (the others only watch).
+  // A tie-break round is on the table: say whose round it is (the others only watch), to this
+  // page's player in the second person when they are in it.
   function renderTieBreak(v) {
     const round = v.tie_break && v.tie_break.winner === null && v.tie_break.round ? v.tie_break : null;
     tieLine.hidden = !round;
     if (!round) return;
-    tieLine.textContent = fmt(gettext("Tie-break round %(n)s: %(names)s play for the win."),
-      {n: round.round, names: round.seats.map(ctx.seatName).join(", ")});
+    const yours = round.seats.some((seat) => ctx.isYou(seat));
+    const names = round.seats.filter((seat) => !ctx.isYou(seat)).map(ctx.seatName).join(", ");
+    tieLine.textContent = fmt(yours ? gettext("Tie-break round %(n)s: you play for the win against %(names)s.")
+      : gettext("Tie-break round %(n)s: %(names)s play for the win."), {n: round.round, names});
   }
 
   function renderSolo(v) {
@@ -329,9 +332,12 @@ export function create(ctx) {
         const last = rounds[rounds.length - 1];
         const winner = result.tie_break.winner;
         return h("p", {class: "result-note memory-tie-break-result", id: "tie-break-result"},
-          fmt(ngettext("Decided by a tie-break round: %(name)s took %(pairs)s pairs of it.",
-            "Decided by %(n)s tie-break rounds: %(name)s took %(pairs)s pairs of the last.", rounds.length),
-          {n: rounds.length, name: ctx.seatName(winner), pairs: last[winner]}));
+          ctx.say(winner,
+            ngettext("Decided by a tie-break round: you took %(pairs)s pairs of it.",
+              "Decided by %(n)s tie-break rounds: you took %(pairs)s pairs of the last.", rounds.length),
+            ngettext("Decided by a tie-break round: %(name)s took %(pairs)s pairs of it.",
+              "Decided by %(n)s tie-break rounds: %(name)s took %(pairs)s pairs of the last.", rounds.length),
+            {n: rounds.length, pairs: last[winner]}));
       }
       if (v.players !== 1 || !v.is_over) return null;
       return h("p", {class: "result-note memory-solo-result"}, soloLine.textContent);

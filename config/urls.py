@@ -14,7 +14,7 @@ urlpatterns = [
     path("api/", include("games.api_urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("accounts.public_urls")),  # /u/<username>/
-    path("", include("accounts.review_urls")),  # /replays/<record id>/review.json
+    path("", include("accounts.review_urls")),  # /replays/<record id>/review.json, verify.json, replay.json
     path("", include("telemetry.urls")),        # /telemetry/events, /privacy/
     path("", include("games.page_urls")),       # home, game menus and rules, /r/<room id>
 ]

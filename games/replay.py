@@ -12,10 +12,14 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
-from games.engines.base import JSON, GameState, IllegalAction
+from games import fairness
+from games.engines.base import JSON, GameError, GameState, IllegalAction
 from games.engines.contract import ENGINES
 
 FORMAT = "cardtable-replay/1"  # a replay file's "format" (docs/verify.md)
+# What a replay file takes from a record's replay (docs/verify.md); the record also keeps the
+# commitment, which a file carries in "fairness".
+RECORD_KEYS = ("seed", "salt", "actions", "cpus", "result")
 
 
 def engine(game: str) -> Any:
@@ -66,3 +70,25 @@ def replay_views(replay: dict[str, Any], seats: list[int]) -> list[dict[str, Any
     return [{"step": k, "seat": seat, "view": state.view(seat)}
             for k, state in states(replay["game"], replay["options"], replay["seed"], replay["actions"])
             for seat in seats]
+
+
+def record_file(game: str, mode: str, options: JSON, players: int, replay: dict[str, Any],
+                seats: list[int]) -> dict[str, Any]:
+    """The replay file (docs/verify.md) of the game a player's record keeps, for ``seats``: the
+    commitment the game's players were shown before the first move, as the record kept it, and
+    the reveal made again from the record's seed and salt, so that a record whose game, options,
+    seed or salt changed since no longer hashes to it. ``shown``: the seats' views after every
+    step the actions reach (the check names an action the engine refuses)."""
+    shown: list[dict[str, Any]] = []
+    final = None
+    try:
+        for k, state in states(game, options, replay["seed"], replay["actions"]):
+            shown += [{"step": k, "seat": seat, "view": state.view(seat)} for seat in seats]
+            final = state
+    except GameError:
+        pass  # the views end at the refused action, which the check names
+    reveal = None if final is None else fairness.reveal(game, options, replay["seed"], replay["salt"], final)
+    return {"format": FORMAT, "game": game, "mode": mode, "options": options,
+            "cpu_level": replay.get("cpu_level"), "players": players,
+            **{key: replay[key] for key in RECORD_KEYS},
+            "fairness": {"commitment": replay.get("commitment"), "reveal": reveal}, "shown": shown}

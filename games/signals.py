@@ -19,7 +19,7 @@ committed (``transaction.on_commit``), with ``record`` a plain dict:
         ],
         "room_origin": "menu" | "result" | "new_link" | None,
         "reconnections": 0,
-        "replay": {"seed", "salt", "actions", "cpus", "result"},  # docs/verify.md
+        "replay": {"seed", "salt", "actions", "cpus", "result", "commitment", "cpu_level"},  # docs/verify.md
     }
 
 ``replay`` is there only when a seat names a signed-in player: it is for their own records

@@ -15,7 +15,7 @@ from typing import Any
 
 from games import fairness
 from games.models import Room, RoomEvent
-from games.replay import FORMAT, replay_views
+from games.replay import FORMAT, RECORD_KEYS, replay_views
 
 
 def begin(room: Room, seed: int, first_version: int) -> None:
@@ -99,10 +99,13 @@ def game_log(room_id: str, kept: dict[str, Any], upto_version: int) -> dict[str,
 
 def record_replay(room: Room) -> dict[str, Any] | None:
     """What a player's record keeps of the game the room just finished (None: a room made
-    before games were committed to)."""
+    before games were committed to): its log and result, the commitment its players were shown
+    before the first move (the replay page's Verify holds the record to it), and the CPU level
+    its CPUs played at (the record's own ``cpu_level`` is empty when no seat ended with a CPU)."""
     if not room.fairness:
         return None
-    return {**game_log(room.pk, room.fairness, room.version), "result": room.result}
+    return {**game_log(room.pk, room.fairness, room.version), "result": room.result,
+            "commitment": room.fairness["commitment"], "cpu_level": room.cpu_level or None}
 
 
 def replay_file(room: Room, seats: list[int]) -> dict[str, Any]:
@@ -111,7 +114,7 @@ def replay_file(room: Room, seats: list[int]) -> dict[str, Any]:
     replay = record_replay(room)
     assert replay is not None and room.status == "finished"
     file = {"format": FORMAT, "game": room.game, "mode": room.mode, "options": room.options,
-            "cpu_level": room.cpu_level or None, "players": len(room.seats), **replay,
-            "fairness": public(room)}
+            "cpu_level": room.cpu_level or None, "players": len(room.seats),
+            **{key: replay[key] for key in RECORD_KEYS}, "fairness": public(room)}
     file["shown"] = replay_views(file, seats)
     return file

@@ -3,7 +3,7 @@
 // Each step has two tables: "open" (every card face up) and "seen" (what the player's seat was
 // shown at that moment); the checkbox "Only what I saw" picks the second.
 import { h } from "./dom.js";
-import { gettext, fmt } from "./i18n.js";
+import { gettext, ngettext, fmt } from "./i18n.js";
 import { cardEl, shortName } from "./games/cards.js";
 import { pictureFace, pictureName } from "./games/pictures.js";
 import { karuta, poetName } from "./games/bozu.js";
@@ -244,5 +244,52 @@ async function showReview() {
 }
 
 if (review) document.getElementById("review-open").addEventListener("click", showReview);
+
+// Verify and Download replay (accounts/replay_checks.py, docs/verify.md), on the owner's page of
+// a record that kept the commitment its game showed before the first move: the server checks
+// the replay file made from the record, and the page holds the answer to that commitment, as
+// the result screen holds it to the one it was shown.
+const verifyBox = document.getElementById("verify");
+
+async function verifyGame(button, result) {
+  const promised = verifyBox.dataset.commitment;
+  button.disabled = true;
+  result.textContent = gettext("Loading…");
+  let text;
+  let ok = false;
+  try {
+    const response = await fetch(verifyBox.dataset.url, {credentials: "same-origin"});
+    if (!response.ok) throw new Error(String(response.status));
+    const found = await response.json();
+    if (found.commitment !== promised) {
+      text = gettext("Not verified: this is not the deal promised before the first move.");
+    } else if (!found.verified) {
+      text = fmt(gettext("Not verified: %(problems)s"), {problems: found.problems.join("; ")});
+    } else {
+      ok = true;
+      text = fmt(gettext("Verified: the deal was fixed before the first move (commitment %(commitment)s…) and every card shown matches it."),
+        {commitment: promised.slice(0, 12)});
+      if (found.cpu_moves > 0) {
+        text += " " + fmt(ngettext("The CPU chose its one move from its own view.",
+          "The CPU chose each of its %(n)s moves from its own view.", found.cpu_moves), {n: found.cpu_moves});
+      }
+    }
+  } catch {
+    text = gettext("The game could not be verified just now. Try again.");
+  }
+  result.textContent = text;
+  verifyBox.classList.toggle("verify-failed", !ok);
+  button.disabled = false;
+}
+
+if (verifyBox) {
+  const result = h("span", {id: "verify-result", role: "status"});
+  const button = h("button", {type: "button", class: "btn", id: "verify-game"}, gettext("Verify"));
+  button.addEventListener("click", () => verifyGame(button, result));
+  verifyBox.replaceChildren(button, " ",
+    h("a", {class: "btn btn-quiet", id: "download-replay", href: verifyBox.dataset.download,
+            download: `${data.game}-replay.json`}, gettext("Download replay")),
+    " ", result);
+}
 
 render();

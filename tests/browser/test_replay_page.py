@@ -1,12 +1,15 @@
 """A signed-in player finishes a solo Memory game, opens its replay from the result screen and
 from the finished-games list, steps through it (buttons, keys, the slider), plays it, toggles
-"Only what I saw", opens the review, and shares it: a phone (390x844) and a laptop (1366x768),
-the page never wider than the screen (issue 39, point 2)."""
+"Only what I saw", opens the review, verifies the game against the commitment shown before its
+first move and downloads its replay file, and shares it: a phone (390x844) and a laptop
+(1366x768), the page never wider than the screen (issue 39, points 2 and 4)."""
+import json
 import re
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from games.verify import check
 from tests.accounts.accounts_testlib import PASSWORD
 from tests.browser.conftest import screenshot, seeded_site
 from tests.browser.helpers import start_from_menu, wait_until
@@ -43,6 +46,14 @@ def finished(chromium, site):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    commitments = set()  # every commitment the room page was shown, in its states
+
+    def note_commitment(payload):
+        message = json.loads(payload) if isinstance(payload, str) else {}
+        fairness = (message.get("room") or {}).get("fairness")
+        if message.get("type") == "state" and fairness:
+            commitments.add(fairness["commitment"])
+    page.on("websocket", lambda ws: ws.on("framereceived", note_commitment))
     name = sign_up(page, site)
     start_from_menu(page, site, "memory", "solo", {"cards": 24})
     play_my_flips(page)
@@ -59,13 +70,13 @@ def finished(chromium, site):
     record_url = page.url
     state = context.storage_state()
     context.close()
-    assert errors == []
-    return state, record_url, name
+    assert errors == [] and len(commitments) == 1
+    return state, record_url, name, commitments.pop()
 
 
 @pytest.mark.parametrize("width,height", SCREENS)
 def test_a_player_replays_a_finished_game_from_the_list(site, pages, chromium, finished, width, height):
-    state, record_url, _name = finished
+    state, record_url, _name, _commitment = finished
     context = chromium.new_context(viewport={"width": width, "height": height}, storage_state=state)
     context.set_default_timeout(15000)
     pages.contexts.append(context)
@@ -140,7 +151,7 @@ def test_a_player_replays_a_finished_game_from_the_list(site, pages, chromium, f
 
 
 def test_a_shared_replay_names_nobody_and_stops_when_revoked(site, pages, chromium, finished):
-    state, record_url, name = finished
+    state, record_url, name, _commitment = finished
     context = chromium.new_context(viewport={"width": 390, "height": 844}, storage_state=state)
     context.set_default_timeout(15000)
     pages.contexts.append(context)
@@ -166,12 +177,51 @@ def test_a_shared_replay_names_nobody_and_stops_when_revoked(site, pages, chromi
     assert visitor.goto(link).status == 404
 
 
+def test_the_owner_verifies_and_downloads_a_game_from_its_replay(site, pages, chromium, finished):
+    """Verify holds the server's answer to the commitment the record kept, which is the one the
+    room page was shown before the first move; a server answering for another deal is caught;
+    the downloaded file checks with games.verify."""
+    state, record_url, _name, commitment = finished
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, storage_state=state)
+    context.set_default_timeout(15000)
+    pages.contexts.append(context)
+    page = pages.open(context)
+    page.goto(record_url)
+    drawn(page)
+    assert page.locator("#verify").get_attribute("data-commitment") == commitment
+    page.locator("#verify-game").click()
+    wait_until(page, "document.getElementById('verify-result').textContent.includes('erified')")
+    assert page.locator("#verify-result").inner_text() == (
+        f"Verified: the deal was fixed before the first move (commitment {commitment[:12]}…) and "
+        "every card shown matches it.")  # solo: no CPU moves to name
+    fits(page, 390)
+
+    page.route("**/replays/*/verify.json", lambda route: route.fulfill(json={
+        "verified": True, "problems": [], "cpu_moves": 0, "commitment": "0" * 64}))
+    page.locator("#verify-game").click()
+    wait_until(page, "document.getElementById('verify-result').textContent.startsWith('Not verified')")
+    assert page.locator("#verify-result").inner_text() == (
+        "Not verified: this is not the deal promised before the first move.")
+    assert "verify-failed" in page.locator("#verify").get_attribute("class")
+    page.unroute("**/replays/*/verify.json")
+
+    with page.expect_download() as downloading:
+        page.locator("#download-replay").click()
+    download = downloading.value
+    assert download.suggested_filename == "memory-replay.json"
+    with open(download.path(), encoding="utf-8") as handle:
+        file = json.load(handle)
+    assert file["fairness"]["commitment"] == commitment
+    assert check(file).problems == []
+
+
 # Run by the site's own manage.py shell: a Gin game's first 60 steps and a whole Bozu game
 # against the CPU, kept as a signed-in player's records are (the engines choose at random).
 SEED = f"""
 from datetime import datetime, timezone
 from django.contrib.auth.models import User
 from accounts.models import GameRecord
+from games import fairness
 from tests.accounts.replay_games import played
 
 user = User.objects.create_user("replayer", password={PASSWORD!r})
@@ -182,6 +232,11 @@ for game, options, limit in (("gin", {{"players": 2, "target": 100}}, 60), ("boz
         seat=0, players=options["players"], result="loss", rank=2, score=0, moves=len(actions),
         duration_seconds=60.0, started_at=now, finished_at=now,
         replay={{"seed": 5, "salt": "0" * 32, "actions": actions, "cpus": [], "result": None}})
+# The Bozu record keeps the commitment of a game dealt with another salt: a record changed
+# since its game (the Gin record is one kept before records kept the commitment).
+record = GameRecord.objects.get(game="bozu")
+record.replay["commitment"] = fairness.commitment("bozu", record.options, 5, "1" * 32)
+record.save()
 """
 
 
@@ -220,6 +275,7 @@ def test_gin_and_bozu_replays_show_every_card_and_fit_the_screen(seeded, pages, 
             assert hands.nth(1).locator(".replay-card.up").count() == 0
             if width == 390:
                 screenshot(page, "replay-gin-390")
+            assert not page.locator("#verify-game").count()
         else:
             # The deck's next card is shown on the open table only.
             page.keyboard.press("Home")
@@ -232,4 +288,7 @@ def test_gin_and_bozu_replays_show_every_card_and_fit_the_screen(seeded, pages, 
             assert "flips" in page.locator("#replay-caption").inner_text()
             if width == 390:
                 screenshot(page, "replay-bozu-390")
+            page.locator("#verify-game").click()
+            wait_until(page, "document.getElementById('verify-result').textContent.startsWith('Not verified')")
+            assert "the reveal does not hash to the commitment" in page.locator("#verify-result").inner_text()
         fits(page, width)

@@ -2,8 +2,8 @@
 docs/verify.md): a signed-in player plays a game of each kind to the end over the WebSocket;
 every state carries the game's commitment from the first on and the reveal at the end, which
 hashes to it and holds the cards that were shown; the player's own record keeps what replays
-the game, and the replay shows that seat, at every step, exactly the view it was sent live; the
-seat's replay file verifies."""
+the game, and the replay shows every seat, at every step, exactly the view it was sent live
+(in a friends game of people at every seat); each seat's replay file verifies."""
 from __future__ import annotations
 
 import asyncio
@@ -17,7 +17,7 @@ from games import fairness
 from games.replay import states
 from games.verify import check
 from tests.accounts.accounts_testlib import Browser
-from tests.rooms.helpers import LEVEL, create_room, options, play
+from tests.rooms.helpers import LEVEL, close_all, connect, create_room, options, play, play_to_end
 
 STEP_EVENTS = ("action", "automatic")
 
@@ -74,20 +74,10 @@ async def test_a_signed_in_game_commits_reveals_and_replays_as_it_was_shown(site
     (record,) = json.loads(browser.get("/accounts/me/export/"))["game_records"]
     replay = record["replay"]
     assert (replay["seed"], replay["salt"]) == (reveal["seed"], reveal["salt"])
+    assert (replay["commitment"], replay["cpu_level"]) == (commitment, LEVEL[game])  # as shown
     assert replay["result"]["scores"] == final["room"]["result"]["scores"]
     # At every version the player was sent, the replay at that many steps shows the same view.
-    events = site.query("SELECT version, event FROM games_roomevent WHERE room_id = %s", (room_id,))
-    step_versions = sorted(v for v, e in events
-                           if (e if isinstance(e, dict) else json.loads(e))["type"] in STEP_EVENTS)
-    assert len(step_versions) == len(replay["actions"])
-    views = {}
-    for k, state in states(game, record["options"], replay["seed"], replay["actions"]):
-        views[k] = state.view(0)
-    for message in live:
-        steps = sum(1 for v in step_versions if v <= message["version"])
-        assert message["view"] == views[steps], (message["version"], steps)
-    final_state_steps = len(replay["actions"])
-    assert views[final_state_steps]["is_over"]
+    assert_every_seat_was_shown_the_replay(site, room_id, record, {0: conn})
 
     # The seat's replay file (anonymous players download it so) verifies.
     assert get_json(replay_url(site, room_id))[0] == 403
@@ -106,6 +96,57 @@ async def test_a_signed_in_game_commits_reveals_and_replays_as_it_was_shown(site
     assert get_json(verify_url(site, room_id), {"X-Seat-Token": "not-a-token"})[0] == 403
     assert get_json(verify_url(site, room_id), {"X-Seat-Token": token}) == (200, {
         "verified": True, "problems": [], "cpu_moves": report.cpu_moves, "commitment": commitment})
+
+
+def assert_every_seat_was_shown_the_replay(site, room_id: str, record: dict, connections: dict) -> None:
+    """Every state each connection was sent (``connections``: seat -> connection) shows its
+    seat the view the record's replay gives that seat after as many steps as the room had
+    taken by that version; and the replay ends over."""
+    replay = record["replay"]
+    events = site.query("SELECT version, event FROM games_roomevent WHERE room_id = %s", (room_id,))
+    step_versions = sorted(v for v, e in events
+                           if (e if isinstance(e, dict) else json.loads(e))["type"] in STEP_EVENTS)
+    assert len(step_versions) == len(replay["actions"])
+    views = {k: [state.view(seat) for seat in range(record["players"])]
+             for k, state in states(record["game"], record["options"], replay["seed"], replay["actions"])}
+    assert all(view["is_over"] for view in views[len(replay["actions"])])
+    for seat, conn in connections.items():
+        # From the state that gave the connection its seat on (a joiner watched before).
+        live = [m for m in conn.messages if m["type"] == "state" and m["room"]["you"]["seats"] == [seat]]
+        assert live and live[-1]["room"]["status"] == "finished"
+        for message in live:
+            steps = sum(1 for v in step_versions if v <= message["version"])
+            assert message["view"] == views[steps][seat], (seat, message["version"], steps)
+
+
+FRIENDS = {"memory": {"players": 3, "cards": 24}, "bozu": {"players": 3}, "gin": {"target": 25}}
+
+
+@pytest.mark.parametrize("game", ["memory", "bozu", "gin"])
+async def test_every_seat_of_a_friends_game_was_shown_what_the_replay_shows_it(site, game):
+    """Every seat held by a person over the WebSocket (the creator signed in, the others not):
+    each seat's live views are the replay's views of that seat, and each seat's own replay
+    file, which lists them, verifies."""
+    browser = Browser(site.url)
+    browser.sign_up(f"fair-friends-{game}-{site.kind}")
+    created = create_room(site.url, game, "friends", options(game, **FRIENDS[game]), pace="relaxed")
+    room_id = created["room_id"]
+    connections = {0: await browser.connect(room_id, created["seat_token"])}
+    try:
+        for seat in range(1, FRIENDS[game].get("players", 2)):
+            connections[seat] = await connect(site.url, room_id)
+            await connections[seat].request("join")
+        await play_to_end(list(connections.values()))
+    finally:
+        await close_all(*connections.values())
+    (record,) = json.loads(browser.get("/accounts/me/export/"))["game_records"]
+    assert record["mode"] == "friends" and len(connections) == record["players"]
+    assert_every_seat_was_shown_the_replay(site, room_id, record, connections)
+    for seat, conn in connections.items():
+        status, file = get_json(replay_url(site, room_id), {"X-Seat-Token": conn.token})
+        assert status == 200 and {entry["seat"] for entry in file["shown"]} == {seat}
+        assert file["fairness"]["commitment"] == record["replay"]["commitment"]
+        assert check(file).problems == []
 
 
 def assert_decks_hold_what_was_shown(game: str, decks: list, views: list[dict]) -> None:

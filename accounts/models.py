@@ -73,6 +73,11 @@ class GameRecord(models.Model):
     # What replays the game exactly (games/rooms/replays.py): its seed and salt, actions and CPU
     # seats. The player's own data only: nothing of it is copied anywhere anonymous.
     replay = models.JSONField(null=True, blank=True)
+    # The review of the game (games/review/) as first computed, per page language:
+    # {language: {"version": games.review.VERSION, "review": {...}}}; accounts/replay_review.py
+    # computes one once (a long game's takes seconds) and reads it afterwards. Nothing in it that
+    # the replay does not give again.
+    reviews = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-finished_at", "-id"]

@@ -12,6 +12,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.rooms import service as rooms
 
 # Stands in for the account's name in the admin's log of what the operators did.
@@ -33,7 +34,7 @@ def forget(user) -> None:
             # The rooms' own version-checked write: the game goes on, the seat now anonymous.
             rooms.forget_user(room_id, user.pk)
         except GameError as exc:
-            if exc.code != "room_not_found":  # deleted meanwhile: nothing left to forget
+            if exc.code != ErrorCode.ROOM_NOT_FOUND:  # deleted meanwhile: nothing left to forget
                 raise
     LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(user),
                             object_id=str(user.pk)).update(object_id=None,

@@ -15,6 +15,7 @@ from typing import Any
 from games import fairness
 from games.engines.base import JSON, GameError, GameState, IllegalAction
 from games.engines.contract import ENGINES
+from games.engines.errors import ErrorCode
 
 FORMAT = "cardtable-replay/1"  # a replay file's "format" (docs/verify.md)
 # What a replay file takes from a record's replay (docs/verify.md); the record also keeps the
@@ -42,17 +43,17 @@ def new_state(game: str, options: JSON, seed: int) -> GameState:
 def apply_entry(state: GameState, entry: list[Any]) -> None:
     """Plays one log entry, or raises ``IllegalAction`` (the engine's) and changes nothing."""
     if not isinstance(entry, list) or len(entry) != 3:
-        raise IllegalAction("A log entry is [seat, action, by].", "malformed_action")
+        raise IllegalAction("A log entry is [seat, action, by].", ErrorCode.MALFORMED_ACTION)
     seat, action, by = entry
     if by == "auto":
         step = state.pending_automatic()
         if step is None or action != {"type": step}:
-            raise IllegalAction(f"No automatic step {action!r} is due now.", "no_automatic_step")
+            raise IllegalAction(f"No automatic step {action!r} is due now.", ErrorCode.NO_AUTOMATIC_STEP)
         state.apply_automatic()
     elif by in ("human", "cpu"):
         state.apply(seat, action)
     else:
-        raise IllegalAction(f"by must be human, cpu or auto, not {by!r}.", "malformed_action")
+        raise IllegalAction(f"by must be human, cpu or auto, not {by!r}.", ErrorCode.MALFORMED_ACTION)
 
 
 def states(game: str, options: JSON, seed: int, actions: list[Any]) -> Iterator[tuple[int, GameState]]:

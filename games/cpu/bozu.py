@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engines.base import IllegalAction, InvalidOptions
 from games.engines.bozu import parse_options
+from games.engines.errors import ErrorCode
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -28,7 +29,7 @@ class BozuCpu:
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         if not view["legal_actions"]:
-            raise IllegalAction(f"Seat {self.seat} has nothing to do now.", "not_your_turn")
+            raise IllegalAction(f"Seat {self.seat} has nothing to do now.", ErrorCode.NOT_YOUR_TURN)
         return {"type": "flip"}
 
     def to_json(self) -> dict[str, Any]:

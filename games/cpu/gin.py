@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import IllegalAction, InvalidOptions
+from games.engines.errors import ErrorCode
 from games.engines.gin_melds import (
     CARD_INDEX,
     CARD_VALUES,
@@ -175,7 +176,7 @@ class GinCpu:
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         if not view["legal_actions"]:
-            raise IllegalAction(f"Seat {self.seat} has nothing to do now.", "not_your_turn")
+            raise IllegalAction(f"Seat {self.seat} has nothing to do now.", ErrorCode.NOT_YOUR_TURN)
         phase = view["phase"]
         if phase == "hand_over":
             return {"type": "next_hand"}

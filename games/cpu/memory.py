@@ -37,6 +37,7 @@ from typing import Any
 
 from games.cpu import memory_tables
 from games.engines.base import IllegalAction, InvalidOptions, SplitMix64
+from games.engines.errors import ErrorCode
 from games.engines.memory import (
     JOKER,
     Options,
@@ -207,7 +208,7 @@ class MemoryCpu:
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         if view.get("current_player") != self.seat or not view.get("legal_actions"):
-            raise IllegalAction(f"Seat {self.seat} has nothing to do now.", "not_your_turn")
+            raise IllegalAction(f"Seat {self.seat} has nothing to do now.", ErrorCode.NOT_YOUR_TURN)
         self.observe(view)
         return self.decide()
 

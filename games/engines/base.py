@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, Self, TypeGuard
 
+from games.engines.errors import ErrorCode
+
 JSON = dict[str, Any]
 """A JSON object as Python reads it: options, actions, views, results, stored states."""
 
@@ -22,33 +24,34 @@ class GameError(Exception):
     (through the classes below) for a bad option, action or stored state; the rooms
     (``games/rooms/``) raise the same class for everything else they refuse, so one error
     crosses from an engine to the client unchanged. It lives here because the engines may not
-    import the rooms."""
+    import the rooms. Each code is one of :class:`ErrorCode`'s: a ``GameError`` itself is always
+    given one, each class below has its own for when none is given."""
 
-    code = "game_error"
+    code: ErrorCode
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: ErrorCode | None = None):
         super().__init__(message)
         self.message = message
-        if code:
+        if code is not None:
             self.code = code
 
 
 class InvalidOptions(GameError):
-    code = "invalid_options"
+    code = ErrorCode.INVALID_OPTIONS
 
 
 class IllegalAction(GameError):
-    code = "illegal_action"
+    code = ErrorCode.ILLEGAL_ACTION
 
 
 class NotYourTurn(IllegalAction):
-    code = "not_your_turn"
+    code = ErrorCode.NOT_YOUR_TURN
 
 
 class InvalidState(GameError, ValueError):
     """A stored state that breaks the game's invariants (also a ValueError: it is bad data)."""
 
-    code = "invalid_state"
+    code = ErrorCode.INVALID_STATE
 
 
 SEAT_COLOURS = ("red", "green", "yellow", "blue", "purple", "orange")
@@ -156,19 +159,19 @@ def require_seed(seed: object) -> int:
 def require_viewer(seat: object, players: int, message: str | None = None) -> int | None:
     """A seat of this game or ``None`` (a spectator): who may ask for a view."""
     if seat is not None and not is_seat(seat, players):
-        raise IllegalAction(message or f"No seat {seat!r} in a {players}-player game.", "bad_seat")
+        raise IllegalAction(message or f"No seat {seat!r} in a {players}-player game.", ErrorCode.BAD_SEAT)
     return seat
 
 
 def require_action(action: object, allowed_types: tuple[str, ...]) -> JSON:
     """Checks an action's outer shape; engines check the rest."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a JSON object.", "malformed_action")
+        raise IllegalAction("An action must be a JSON object.", ErrorCode.MALFORMED_ACTION)
     kind = action.get("type")
     if kind not in allowed_types:
         raise IllegalAction(
             f"Unknown action type {kind!r}; expected one of {', '.join(allowed_types)}.",
-            "unknown_action",
+            ErrorCode.UNKNOWN_ACTION,
         )
     return action
 
@@ -177,6 +180,26 @@ def ranking_from_scores(scores: list[int], higher_is_better: bool = True) -> lis
     """Seats grouped by equal score, best group first."""
     order = sorted(set(scores), reverse=higher_is_better)
     return [[seat for seat, s in enumerate(scores) if s == value] for value in order]
+
+
+def common_view(state: GameState, seat: int | None, *, game: str, last: JSON | None, options: JSON) -> JSON:
+    """The keys every view starts with, whatever the game (docs/protocol.md, "Games"), in this
+    order; each engine's ``view`` adds its own after them. ``last`` is what the last action did
+    as this seat may see it (a copy: a view shares nothing with the state), ``options`` the
+    game's options as ``room.options`` shows them."""
+    return {
+        "game": game,
+        "players": state.players,
+        "seat": seat,
+        "current_player": state.current_player,
+        "is_over": state.is_over,
+        "scores": state.scores(),
+        "moves": state.moves,
+        "last": last,
+        "legal_actions": state.legal_actions(seat),
+        "result": state.result() if state.is_over else None,
+        "options": options,
+    }
 
 
 # ---------------------------------------------------------------------------- seeded randomness

@@ -32,6 +32,7 @@ from games.engines.base import (
     InvalidState,
     NotYourTurn,
     SplitMix64,
+    common_view,
     is_int,
     is_seat,
     ranking_from_scores,
@@ -49,6 +50,7 @@ from games.engines.bozu_cards import (
     SEMIMARU,
     card_of,
 )
+from games.engines.errors import ErrorCode
 
 GAME = "bozu"
 EARLIER_DEALS: tuple[str, ...] = ()  # one deal per game
@@ -167,18 +169,18 @@ class State:
         return None  # every step of Bozu Mekuri is a player's flip
 
     def apply_automatic(self) -> None:
-        raise IllegalAction("Bozu Mekuri has no automatic step.", "no_automatic_step")
+        raise IllegalAction("Bozu Mekuri has no automatic step.", ErrorCode.NO_AUTOMATIC_STEP)
 
     def apply(self, seat: int | None, action: JSON) -> None:
         if self.is_over:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
         if not is_seat(seat, self.players):
-            raise IllegalAction("Only a seated player can flip.", "not_a_player")
+            raise IllegalAction("Only a seated player can flip.", ErrorCode.NOT_A_PLAYER)
         if seat != self.current_player:
             raise NotYourTurn(f"It is seat {self.current_player}'s turn, not seat {seat}'s.")
         require_action(action, ("flip",))
         if set(action) != {"type"}:
-            raise IllegalAction("A flip takes no other fields.", "malformed_action")
+            raise IllegalAction("A flip takes no other fields.", ErrorCode.MALFORMED_ACTION)
         self._flip(seat)
         self.moves += 1
 
@@ -241,7 +243,7 @@ class State:
 
     def result(self) -> JSON:
         if not self.is_over:
-            raise IllegalAction("The game is not over yet.", "not_over")
+            raise IllegalAction("The game is not over yet.", ErrorCode.NOT_OVER)
         scores = self.scores()
         ranking = ranking_from_scores(scores)
         return {
@@ -266,18 +268,8 @@ class State:
         """What anyone may see: everything but the order of the deck (all else is face up)."""
         require_viewer(seat, self.players)
         left = self.deck_by_type()
-        return {
-            "game": GAME,
-            "players": self.players,
-            "seat": seat,
-            "current_player": self.current_player,
-            "is_over": self.is_over,
-            "scores": self.scores(),
-            "moves": self.moves,
-            "last": _copy_last(self.last),
-            "legal_actions": self.legal_actions(seat),
-            "result": self.result() if self.is_over else None,
-            "options": self.options.to_json(),
+        view = common_view(self, seat, game=GAME, last=_copy_last(self.last), options=self.options.to_json())
+        view.update({
             "piles": [{"count": len(pile), "top": _top(pile)} for pile in self.piles],
             "centre": {"count": len(self.centre), "top": _top(self.centre)},
             "deck_count": len(self.deck),
@@ -286,7 +278,8 @@ class State:
             "deck_ladies": left[LADY],
             "deck_by_type": left,
             "skip": list(self.skip),
-        }
+        })
+        return view
 
     def to_json(self) -> JSON:
         return {

@@ -20,6 +20,7 @@ from games.engines.base import (
     InvalidOptions,
     InvalidState,
     NotYourTurn,
+    common_view,
     is_int,
     is_seat,
     ranking_from_scores,
@@ -27,6 +28,7 @@ from games.engines.base import (
     require_seed,
     require_viewer,
 )
+from games.engines.errors import ErrorCode
 from games.engines.gin_melds import (
     CARDS,
     KNOCK_LIMIT,
@@ -236,7 +238,7 @@ class State:
 
     def result(self) -> JSON:
         if not self.is_over:
-            raise IllegalAction("The game is not over yet.", "not_over")
+            raise IllegalAction("The game is not over yet.", ErrorCode.NOT_OVER)
         winner = max(range(PLAYERS), key=lambda s: self.points[s])
         return {
             "scores": self.scores(),
@@ -263,58 +265,58 @@ class State:
         action = require_action(action, ACTION_TYPES)
         kind = action["type"]
         if not is_seat(seat, PLAYERS):
-            raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", "bad_seat")
+            raise IllegalAction(f"There is no seat {seat!r} in Gin Rummy.", ErrorCode.BAD_SEAT)
         if self.phase == "over":
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
         if kind == "next_hand":
             _expect_keys(action, ())
             if self.phase != "hand_over":
-                raise IllegalAction("The hand is still being played.", "wrong_phase")
+                raise IllegalAction("The hand is still being played.", ErrorCode.WRONG_PHASE)
             self.apply_automatic()
             return
         if self.phase == "hand_over":
-            raise IllegalAction("The hand is over: the next hand must be dealt first.", "wrong_phase")
+            raise IllegalAction("The hand is over: the next hand must be dealt first.", ErrorCode.WRONG_PHASE)
         if seat != self.current_player:
             raise NotYourTurn("It is not your turn.")
         if kind in ("take_upcard", "pass"):
             _expect_keys(action, ())
             if self.phase != "upcard":
-                raise IllegalAction("The upcard has already been decided.", "wrong_phase")
+                raise IllegalAction("The upcard has already been decided.", ErrorCode.WRONG_PHASE)
             self._upcard(seat, kind == "take_upcard")
         elif kind == "draw":
             _expect_keys(action, ("source",))
             if self.phase != "draw":
                 raise IllegalAction("You have already drawn this turn." if self.phase == "discard"
-                                    else "Decide on the upcard first.", "wrong_phase")
+                                    else "Decide on the upcard first.", ErrorCode.WRONG_PHASE)
             source = action.get("source")
             if source not in ("stock", "discard"):
-                raise IllegalAction("source must be 'stock' or 'discard'.", "malformed_action")
+                raise IllegalAction("source must be 'stock' or 'discard'.", ErrorCode.MALFORMED_ACTION)
             if source == "discard" and self.stock_only:
-                raise IllegalAction("Both players passed the upcard: draw from the stock.", "stock_only")
+                raise IllegalAction("Both players passed the upcard: draw from the stock.", ErrorCode.STOCK_ONLY)
             self._draw(seat, source)
         else:
             _expect_keys(action, ("card",))
             if self.phase != "discard":
-                raise IllegalAction("Draw a card first.", "wrong_phase")
+                raise IllegalAction("Draw a card first.", ErrorCode.WRONG_PHASE)
             card = action.get("card")
             if not isinstance(card, str) or card not in self.hands[seat]:
-                raise IllegalAction(f"{card!r} is not a card in your hand.", "not_in_hand")
+                raise IllegalAction(f"{card!r} is not a card in your hand.", ErrorCode.NOT_IN_HAND)
             if card == self.taken_card:
                 raise IllegalAction("A card just taken from the discard pile cannot be discarded "
-                                    "in the same turn.", "just_taken")
+                                    "in the same turn.", ErrorCode.JUST_TAKEN)
             rest = [c for c in self.hands[seat] if c != card]
             if kind == "knock":
                 deadwood = deadwood_mask(mask_of(rest))
                 if deadwood > KNOCK_LIMIT:
                     raise IllegalAction(f"Knocking needs {KNOCK_LIMIT} or fewer deadwood points; "
                                         f"after discarding {card} you would keep {deadwood}.",
-                                        "cannot_knock")
+                                        ErrorCode.CANNOT_KNOCK)
             self._discard(seat, card, rest, knock=kind == "knock")
         self.moves += 1
 
     def apply_automatic(self) -> None:
         if self.phase != "hand_over":
-            raise IllegalAction("Nothing happens by itself now.", "no_automatic_step")
+            raise IllegalAction("Nothing happens by itself now.", ErrorCode.NO_AUTOMATIC_STEP)
         self.deal_number += 1
         self.hand_number += 1
         self._deal()
@@ -471,18 +473,8 @@ class State:
         if last and seat is not None and last.get("source") == "stock" and last["seat"] == seat \
                 and self.phase == "discard":
             last["card"] = self.hands[seat][-1]  # only the drawer learns what came off the stock
-        view: JSON = {
-            "game": GAME,
-            "players": PLAYERS,
-            "seat": seat,
-            "current_player": self.current_player,
-            "is_over": self.is_over,
-            "scores": self.scores(),
-            "moves": self.moves,
-            "last": last,
-            "legal_actions": self.legal_actions(seat) if seat is not None else [],
-            "result": self.result() if self.is_over else None,
-            "options": {"players": PLAYERS, "target": self.target},
+        view = common_view(self, seat, game=GAME, last=last, options={"players": PLAYERS, "target": self.target})
+        view.update({
             "target": self.target,
             "phase": self.phase,
             "dealer": self.dealer,
@@ -499,7 +491,7 @@ class State:
             "history": [dict(event) for event in self.history] if playing else [],
             "last_hand": _copy(self.last_hand),
             "previous_hands": _copy(self.previous_hands),
-        }
+        })
         if seat is not None:
             other = 1 - seat
             view["opponent"] = {"seat": other, "card_count": view["card_counts"][other],
@@ -610,4 +602,4 @@ def _expect_keys(action: JSON, keys: tuple[str, ...]) -> None:
     extra = set(action) - {"type", *keys}
     if extra:
         raise IllegalAction(f"Unexpected field(s) in action: {', '.join(sorted(map(str, extra)))}.",
-                            "malformed_action")
+                            ErrorCode.MALFORMED_ACTION)

@@ -57,6 +57,7 @@ from games.engines.base import (
     InvalidOptions,
     InvalidState,
     NotYourTurn,
+    common_view,
     is_int,
     is_seat,
     ranking_from_scores,
@@ -64,6 +65,7 @@ from games.engines.base import (
     require_seed,
     require_viewer,
 )
+from games.engines.errors import ErrorCode
 
 GAME = "memory"
 EARLIER_DEALS: tuple[str, ...] = ()  # one deal per game
@@ -467,7 +469,7 @@ class State:
 
     def apply_automatic(self) -> None:
         if self.phase != REVEAL:
-            raise IllegalAction("Nothing happens by itself now.", "no_automatic_step")
+            raise IllegalAction("Nothing happens by itself now.", ErrorCode.NO_AUTOMATIC_STEP)
         concealed = [self.grid.name(i) for i in self.face_up]
         seat = self.turn_seat
         self.face_up = []
@@ -478,9 +480,9 @@ class State:
 
     def apply(self, seat: int | None, action: JSON) -> None:
         if self.is_over:
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
         if not is_seat(seat, self.players):
-            raise IllegalAction("Only a seated player can flip.", "not_a_player")
+            raise IllegalAction("Only a seated player can flip.", ErrorCode.NOT_A_PLAYER)
         if self.phase == REVEAL:
             raise NotYourTurn("Wait: the two cards are being turned back.")
         if seat != self.turn_seat:
@@ -488,15 +490,15 @@ class State:
         require_action(action, ("flip",))
         if set(action) != {"type", "pos"}:
             raise IllegalAction('A flip is {"type": "flip", "pos": "B4"} and nothing else.',
-                                "malformed_action")
+                                ErrorCode.MALFORMED_ACTION)
         index = self.grid.index(action["pos"])
         if index is None:
-            raise IllegalAction(f"There is no card at {action['pos']!r}.", "bad_position")
+            raise IllegalAction(f"There is no card at {action['pos']!r}.", ErrorCode.BAD_POSITION)
         name = self.grid.name(index)
         if self.taken_by[index] is not None:
-            raise IllegalAction(f"{name} has already been taken.", "card_taken")
+            raise IllegalAction(f"{name} has already been taken.", ErrorCode.CARD_TAKEN)
         if index in self.face_up:
-            raise IllegalAction(f"{name} is already face up.", "card_face_up")
+            raise IllegalAction(f"{name} is already face up.", ErrorCode.CARD_FACE_UP)
         self._flip(seat, index)
         self.moves += 1
 
@@ -588,7 +590,7 @@ class State:
 
     def result(self) -> JSON:
         if not self.is_over:
-            raise IllegalAction("The game is not over yet.", "not_over")
+            raise IllegalAction("The game is not over yet.", ErrorCode.NOT_OVER)
         scores = self.scores()
         ranking = ranking_from_scores(scores)
         result = {
@@ -633,18 +635,8 @@ class State:
                 layout.append({"pos": pos, "row": row, "column": column, "state": "up", "card": card})
             else:
                 layout.append({"pos": pos, "row": row, "column": column, "state": "down"})
-        return {
-            "game": GAME,
-            "players": self.players,
-            "seat": seat,
-            "current_player": self.current_player,
-            "is_over": self.is_over,
-            "scores": self.scores(),
-            "moves": self.moves,
-            "last": _copy_last(self.last),
-            "legal_actions": self.legal_actions(seat),
-            "result": self.result() if self.is_over else None,
-            "options": self.options.to_json(),
+        view = common_view(self, seat, game=GAME, last=_copy_last(self.last), options=self.options.to_json())
+        view.update({
             "rows": self.grid.rows,
             "columns": self.grid.columns,
             "row_lengths": self.grid.row_lengths,
@@ -659,7 +651,8 @@ class State:
             "failed_flips_by_seat": list(self.failed),
             "cards_left": self.taken_by.count(None),
             "tie_break": self.tie_break.public() if self.tie_break is not None else None,
-        }
+        })
+        return view
 
     # -------------------------------------------------------------- JSON
 

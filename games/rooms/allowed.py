@@ -14,12 +14,13 @@ from typing import Any
 
 from django.utils import timezone
 
+from games.engines.errors import ErrorCode
 from games.models import Room
 from games.rooms import registry
 from games.rooms.pace import Turns
 from games.rooms.seats import Seat, take_refusal
 
-Refusal = tuple[str, str]
+Refusal = tuple[ErrorCode, str]
 
 # In the order of docs/protocol.md's table of client messages.
 ROOM_ACTIONS = ("join", "take_seat", "start", "leave", "resign", "play_again", "new_session", "new_link",
@@ -33,39 +34,41 @@ def holding(seats: list[Seat], held: Sequence[int]) -> list[int]:
 
 def _join(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if room.mode != "friends" or room.status != "waiting":
-        return "no_free_seat", "This room has no free seat to join."
+        return ErrorCode.NO_FREE_SEAT, "This room has no free seat to join."
     if not any(s.holder == "none" for s in seats):
-        return "no_free_seat", "Every seat is taken."
+        return ErrorCode.NO_FREE_SEAT, "Every seat is taken."
     return None
 
 
 def _start(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if 0 not in now_held:
-        return "not_creator", "Only the room's creator can start the game."
+        return ErrorCode.NOT_CREATOR, "Only the room's creator can start the game."
     if room.status != "waiting":
-        return "not_allowed", "The game has already started."
+        return ErrorCode.NOT_ALLOWED, "The game has already started."
     return None
 
 
 def _leave(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if room.mode != "friends" or len(seats) < 3:
-        return "not_allowed", "Leaving is for games of 3 or more players with friends; in a 2-player game, resign."
+        return (ErrorCode.NOT_ALLOWED,
+                "Leaving is for games of 3 or more players with friends; in a 2-player game, resign.")
     if room.status != "playing":
-        return "not_allowed", "The game is not being played."
+        return ErrorCode.NOT_ALLOWED, "The game is not being played."
     return None
 
 
 def _resign(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if len(seats) != 2 or room.mode not in ("cpu", "friends"):
-        return "not_allowed", "Resigning is for 2-player games; in larger games, leave."
+        return ErrorCode.NOT_ALLOWED, "Resigning is for 2-player games; in larger games, leave."
     if room.status != "playing":
-        return ("game_over" if room.status == "finished" else "game_not_started"), "The game is not being played."
+        code = ErrorCode.GAME_OVER if room.status == "finished" else ErrorCode.GAME_NOT_STARTED
+        return code, "The game is not being played."
     return None
 
 
 def _play_again(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if room.status != "finished":
-        return "not_allowed", "Play again once the game is over."
+        return ErrorCode.NOT_ALLOWED, "Play again once the game is over."
     return None
 
 
@@ -73,16 +76,16 @@ def _new_session(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal 
     if not_over := _play_again(room, seats, now_held):
         return not_over
     if not registry.spec(room.game).sessions:
-        return "not_allowed", "This game keeps no session."
+        return ErrorCode.NOT_ALLOWED, "This game keeps no session."
     if room.mode == "solo":
         # A solo player is shown no session (only the game's own failed flips): nothing to restart.
-        return "not_allowed", "A solo game keeps no session to start again; play again."
+        return ErrorCode.NOT_ALLOWED, "A solo game keeps no session to start again; play again."
     return None
 
 
 def _new_link(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if room.status != "finished":
-        return "not_allowed", "A new link is made from the result screen."
+        return ErrorCode.NOT_ALLOWED, "A new link is made from the result screen."
     return None
 
 
@@ -91,16 +94,16 @@ def let_cpu_play_refusal(room: Room, seats: list[Seat], now_held: list[int], tur
     """A relaxed friends room whose seat to play, a person's, has been silent for the relaxed
     wait (games/rooms/pace.py): any other seated player may let the CPU play that turn."""
     if room.mode != "friends" or room.pace != "relaxed" or room.status != "playing":
-        return "not_allowed", "Letting the CPU play a turn is for relaxed rooms with friends."
+        return ErrorCode.NOT_ALLOWED, "Letting the CPU play a turn is for relaxed rooms with friends."
     turns = turns or Turns.from_json(room.turns, len(seats))
     waiting = turns.waiting_on_person(seats)
     if waiting is None:
-        return "not_allowed", "Nobody is keeping the table waiting."
+        return ErrorCode.NOT_ALLOWED, "Nobody is keeping the table waiting."
     if waiting in now_held:
-        return "not_allowed", "It is your own turn: play it."
+        return ErrorCode.NOT_ALLOWED, "It is your own turn: play it."
     offer = turns.offer_at(room.pace, seats)
     if offer is None or (now or timezone.now()) < offer:
-        return "not_allowed", "The CPU can be asked to play a turn only after 2 minutes without a move."
+        return ErrorCode.NOT_ALLOWED, "The CPU can be asked to play a turn only after 2 minutes without a move."
     return None
 
 
@@ -113,9 +116,9 @@ def _take_back_refusal(room: Room, seats: list[Seat], now_held: list[int], seat:
     """A seat holder's ``take_seat`` names its own seat, which the CPU took over (its time ran
     out too often, or it was away): it takes it back."""
     if seat not in now_held or room.mode != "friends" or room.status != "playing":
-        return "not_allowed", "You already hold a seat."
+        return ErrorCode.NOT_ALLOWED, "You already hold a seat."
     if not seats[seat].cpu:
-        return "seat_not_available", "You are playing this seat already."
+        return ErrorCode.SEAT_NOT_AVAILABLE, "You are playing this seat already."
     return None
 
 
@@ -128,12 +131,12 @@ def refusal(room: Room, seats: list[Seat], held: Sequence[int], kind: str, seat:
     if kind in ("join", "take_seat"):
         if now_held:
             return _take_back_refusal(room, seats, now_held, seat) if kind == "take_seat" else (
-                "not_allowed", "You already hold a seat.")
+                ErrorCode.NOT_ALLOWED, "You already hold a seat.")
         if kind == "join":
             return _join(room, seats, now_held)
         return take_refusal(room.mode, room.status, seats, seat)
     if not now_held:
-        return "not_a_player", "Only a seat holder can do that."
+        return ErrorCode.NOT_A_PLAYER, "Only a seat holder can do that."
     if kind == "let_cpu_play":
         return let_cpu_play_refusal(room, seats, now_held, turns, now)
     return _HOLDERS_ONLY[kind](room, seats, now_held)

@@ -28,6 +28,7 @@ import random
 from collections.abc import Iterable
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.rooms import service
 from games.rooms.scheduler import announce
 
@@ -65,7 +66,7 @@ class Departures:
                 try:
                     outcome = await service.disconnect.on_loop(room_id, seats)
                 except GameError as exc:
-                    if exc.code == "room_not_found":
+                    if exc.code == ErrorCode.ROOM_NOT_FOUND:
                         continue
                     self._seats.setdefault(room_id, []).extend(seats)
                 except Exception:

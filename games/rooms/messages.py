@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 
 
 def _whole_number(value: Any) -> bool:
@@ -49,11 +50,11 @@ class Field:
     def check(self, message: Mapping[str, Any]) -> None:
         if self.name not in message:
             if self.required:
-                raise GameError(self.problem, "bad_field")
+                raise GameError(self.problem, ErrorCode.BAD_FIELD)
             return
         value = message[self.name]
         if (value is not None or self.required) and not self.accepts(value):
-            raise GameError(self.problem, "bad_field")
+            raise GameError(self.problem, ErrorCode.BAD_FIELD)
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,8 @@ MESSAGES: dict[str, MessageType] = {
 def message_type(kind: Any) -> MessageType:
     """The schema of a message's ``type``; ``unknown_type`` when there is none."""
     if not isinstance(kind, str) or kind not in MESSAGES:
-        raise GameError(f"Unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}.", "unknown_type")
+        raise GameError(f"Unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}.",
+                        ErrorCode.UNKNOWN_TYPE)
     return MESSAGES[kind]
 
 
@@ -118,11 +120,11 @@ def parse(text: str) -> dict[str, Any]:
     """The message a text frame holds; ``malformed_json`` when it is not a JSON object nested
     at most ``MAX_DEPTH`` deep."""
     if _nested_deeper_than(text, MAX_DEPTH):
-        raise GameError(f"A message may nest arrays and objects at most {MAX_DEPTH} deep.", "malformed_json")
+        raise GameError(f"A message may nest arrays and objects at most {MAX_DEPTH} deep.", ErrorCode.MALFORMED_JSON)
     try:
         message = json.loads(text)
     except ValueError:
-        raise GameError("That message is not valid JSON.", "malformed_json") from None
+        raise GameError("That message is not valid JSON.", ErrorCode.MALFORMED_JSON) from None
     if not isinstance(message, dict):
-        raise GameError("A message must be a JSON object.", "malformed_json")
+        raise GameError("A message must be a JSON object.", ErrorCode.MALFORMED_JSON)
     return message

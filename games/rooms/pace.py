@@ -23,6 +23,7 @@ from typing import Any
 from django.conf import settings
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.rooms import registry
 from games.rooms.seats import Seat
 from games.rooms.seats import public as public_seats
@@ -53,9 +54,9 @@ def check_pace(pace: Any, mode: str) -> str:
     if pace is None:
         return DEFAULT
     if pace not in PACES:
-        raise GameError(f"pace must be one of {', '.join(PACES)}.", "invalid_pace")
+        raise GameError(f"pace must be one of {', '.join(PACES)}.", ErrorCode.INVALID_PACE)
     if pace != DEFAULT and mode != "friends":
-        raise GameError("Only a friends room has a pace; the others are relaxed.", "invalid_pace")
+        raise GameError("Only a friends room has a pace; the others are relaxed.", ErrorCode.INVALID_PACE)
     return str(pace)
 
 

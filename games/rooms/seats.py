@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.engines.base import SEAT_COLOURS
+from games.engines.errors import ErrorCode
 
 
 @dataclass
@@ -154,17 +155,17 @@ class Seat:
         return seat
 
 
-def take_refusal(mode: str, status: str, seats: list[Seat], index: int | None) -> tuple[str, str] | None:
+def take_refusal(mode: str, status: str, seats: list[Seat], index: int | None) -> tuple[ErrorCode, str] | None:
     """Why seat ``index`` may not be taken now (a code and a message), or None: a seat the CPU
     is playing, in a friends game. ``index`` is a whole number (the message's schema says so)."""
     if mode != "friends":
-        return "seat_not_available", "Seats can only be taken in a friends room."
+        return ErrorCode.SEAT_NOT_AVAILABLE, "Seats can only be taken in a friends room."
     if status != "playing":
-        return "seat_not_available", "Seats can be taken only during a game."
+        return ErrorCode.SEAT_NOT_AVAILABLE, "Seats can be taken only during a game."
     if index is None or not 0 <= index < len(seats):
-        return "bad_field", "seat must be a seat number of this room."
+        return ErrorCode.BAD_FIELD, "seat must be a seat number of this room."
     if not seats[index].cpu:
-        return "seat_not_available", "Only a seat the CPU is playing can be taken."
+        return ErrorCode.SEAT_NOT_AVAILABLE, "Only a seat the CPU is playing can be taken."
     return None
 
 

@@ -30,6 +30,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import AutoField, Field, JSONField, Model
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.models import JSONTextField, Room, RoomEvent
 from games.rooms import jsontext, loop_db, replays
 from games.rooms.db import threads
@@ -43,7 +44,7 @@ _ROOM_JSON_FIELDS = {f.attname for f in _ROOM if isinstance(f, JSONField)}
 
 
 def _no_such_room() -> GameError:
-    return GameError("There is no such room.", "room_not_found")
+    return GameError("There is no such room.", ErrorCode.ROOM_NOT_FOUND)
 
 
 def load(room_id: str) -> Room:

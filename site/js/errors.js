@@ -2,7 +2,8 @@
 // from the engines and the rooms service (docs/protocol.md, "Errors"); the page shows its own
 // translation of each code and falls back to the server's text only for a code it does not know.
 // On English pages the server's own text is the original, and says more (which option, which
-// card), so it is shown as it is.
+// card), so it is shown as it is. The codes are exactly the server's (games/engines/errors.py),
+// which tests/engines/test_error_codes.py checks.
 import { gettext, language } from "./i18n.js";
 
 const MESSAGES = {
@@ -40,14 +41,20 @@ const MESSAGES = {
   not_in_hand: gettext("That card is not in your hand."),
   just_taken: gettext("A card just taken from the discard pile cannot be discarded in the same turn."),
   cannot_knock: gettext("You can knock only with 10 or fewer deadwood points."),
+  invalid_state: gettext("The saved game could not be read."),
   // Creating a room (POST /api/rooms).
   invalid_options: gettext("These options cannot be played."),
   invalid_game: gettext("There is no such game."),
   invalid_mode: gettext("This game cannot be played that way."),
   invalid_cpu_level: gettext("There is no such CPU level."),
+  invalid_seed: gettext("That seed cannot be used."),
+  seed_not_allowed: gettext("Only a development server or a staff account may choose the seed."),
   invalid_pace: gettext("Only a table with friends has a pace: relaxed, normal or quick."),
   too_large: gettext("The request is too large."),
+  unsupported_media_type: gettext("The request was not sent as JSON."),
   too_many_rooms: gettext("Too many new tables in a short time: try again in a few minutes."),
+  // A finished game's replay and its verification (GET /api/rooms/<id>/replay, /verify).
+  game_not_over: gettext("The game is not over yet."),
 };
 
 export function errorText(code, serverMessage) {

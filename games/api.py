@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config.client_address import client_address
 from games import specs, verify
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.rooms import db, limits, replays, service
 from games.rooms.scheduler import scheduler
 from games.rooms.seats import Seat, seats_held_by
@@ -32,7 +33,7 @@ from games.rooms.seats import Seat, seats_held_by
 MAX_BODY_BYTES = 4096
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
+def _error(status: int, code: ErrorCode, message: str) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
 
 
@@ -49,25 +50,25 @@ async def _may_seed(request) -> bool:
 @require_POST
 async def create_room(request):
     if request.content_type != "application/json":
-        return _error(415, "unsupported_media_type",
+        return _error(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE,
                       "The request body must be JSON, sent with Content-Type: application/json.")
     if len(request.body) > MAX_BODY_BYTES:
-        return _error(413, "too_large", f"The request body may be at most {MAX_BODY_BYTES} bytes.")
+        return _error(413, ErrorCode.TOO_LARGE, f"The request body may be at most {MAX_BODY_BYTES} bytes.")
     try:
         body = json.loads(request.body or b"null")
     except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser's stack
-        return _error(400, "malformed_json", "The request body is not valid JSON.")
+        return _error(400, ErrorCode.MALFORMED_JSON, "The request body is not valid JSON.")
     if not isinstance(body, dict):
-        return _error(400, "malformed_json", "The request body must be a JSON object.")
+        return _error(400, ErrorCode.MALFORMED_JSON, "The request body must be a JSON object.")
     unknown = set(body) - {"game", "mode", "options", "cpu_level", "origin", "seed", "pace"}
     if unknown:
-        return _error(400, "invalid_options", f"Unknown field(s): {', '.join(sorted(unknown))}.")
+        return _error(400, ErrorCode.INVALID_OPTIONS, f"Unknown field(s): {', '.join(sorted(unknown))}.")
     if body.get("seed") is not None and not await _may_seed(request):
-        return _error(403, "seed_not_allowed", "A seeded room can be made only on a development "
+        return _error(403, ErrorCode.SEED_NOT_ALLOWED, "A seeded room can be made only on a development "
                                                "server (DEBUG) or by a staff account.")
     wait = await limits.seconds_to_wait(client_address(request), await _user_id(request))
     if wait:
-        response = _error(429, "too_many_rooms", limits.refusal(wait))
+        response = _error(429, ErrorCode.TOO_MANY_ROOMS, limits.refusal(wait))
         response["Retry-After"] = str(wait)
         return response
     try:
@@ -75,7 +76,7 @@ async def create_room(request):
                                     body.get("options"), body.get("cpu_level"), body.get("origin"),
                                     body.get("seed"), body.get("pace"))
     except GameError as exc:
-        return _error(503 if exc.code == "unavailable" else 400, exc.code, exc.message)
+        return _error(503 if exc.code == ErrorCode.UNAVAILABLE else 400, exc.code, exc.message)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)
     return JsonResponse({"room_id": room.id, "invite_url": service.invite_url(room.id), "seat": 0,
@@ -102,10 +103,10 @@ async def _replay_file(request, room_id) -> dict | JsonResponse:
         return _error(404, exc.code, exc.message)
     seats = seats_held_by([Seat.from_json(s) for s in room.seats], service.hash_token(token)) if token else []
     if not seats:
-        return _error(403, "not_a_player", "Only a player of this room, with their seat token, "
+        return _error(403, ErrorCode.NOT_A_PLAYER, "Only a player of this room, with their seat token, "
                                            "may download its replay.")
     if room.status != "finished" or not room.fairness:
-        return _error(409, "game_not_over", "The replay can be downloaded once the game is over.")
+        return _error(409, ErrorCode.GAME_NOT_OVER, "The replay can be downloaded once the game is over.")
     return await db.call(replays.replay_file, room, seats)
 
 

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from config.client_address import scope_client_address
 from games import metrics
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.rooms import db, limits, service, snapshots
 from games.rooms.changes import Outcome
 from games.rooms.departures import departures
@@ -78,7 +79,7 @@ class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong", "echo": content.get("echo")})
         else:
-            await self.send_json({"type": "error", "code": "unknown_type",
+            await self.send_json({"type": "error", "code": ErrorCode.UNKNOWN_TYPE,
                                   "message": "Send {\"type\": \"ping\"}."})
 
 
@@ -199,7 +200,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             elif self.received[-1] - self.over_limit_answered_at >= 1.0:
                 self.over_limit_answered_at = self.received[-1]
                 self._queue(functools.partial(
-                    self._error, "too_many_messages",
+                    self._error, ErrorCode.TOO_MANY_MESSAGES,
                     f"At most {MAX_MESSAGES_PER_SECOND} messages a second; the rest of this second's were ignored.",
                     None))
             return
@@ -229,17 +230,17 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         ref = None
         try:
             if text_data is None:
-                raise GameError("Messages are JSON text frames.", "malformed_json")
+                raise GameError("Messages are JSON text frames.", ErrorCode.MALFORMED_JSON)
             if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-                raise GameError(f"A message may be at most {MAX_MESSAGE_BYTES} bytes.", "message_too_large")
+                raise GameError(f"A message may be at most {MAX_MESSAGE_BYTES} bytes.", ErrorCode.MESSAGE_TOO_LARGE)
             message = parse(text_data)
             ref = message.get("id")
             if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF_LENGTH):
                 ref = None
-                raise GameError(f"id must be a string of at most {MAX_REF_LENGTH} characters.", "bad_field")
+                raise GameError(f"id must be a string of at most {MAX_REF_LENGTH} characters.", ErrorCode.BAD_FIELD)
             schema = message_type(message.get("type"))
             if not (schema.before_hello or self.greeted):
-                raise GameError("Send hello first.", "hello_required")
+                raise GameError("Send hello first.", ErrorCode.HELLO_REQUIRED)
             schema.check(message)
             await self.HANDLERS[message["type"]](self, message, ref)
         except GameError as exc:
@@ -258,7 +259,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
 
     async def _hello(self, message, ref):
         if self.greeted:
-            raise GameError("hello was already sent on this connection.", "not_allowed")
+            raise GameError("hello was already sent on this connection.", ErrorCode.NOT_ALLOWED)
         token = message.get("token")
         last = message.get("last_version")
         user_id = await database_sync_to_async(_user_id)(self.scope)
@@ -271,7 +272,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         announce(outcome, self)
         if outcome.reply["bad_token"]:
             lost = outcome.reply["lost_seat"]
-            await self._error("bad_token", "That token holds no seat in this room; you are a "
+            await self._error(ErrorCode.BAD_TOKEN, "That token holds no seat in this room; you are a "
                                            "spectator.", ref, **({"lost_seat": lost} if lost else {}))
         async with self.sending:
             snap = await snapshots.snapshot(self.room_id, outcome.room.version)
@@ -304,7 +305,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         user_id = await database_sync_to_async(_user_id)(self.scope)
         wait = await limits.seconds_to_wait(scope_client_address(self.scope), user_id)
         if wait:
-            await self._error("too_many_rooms", limits.refusal(wait), ref, retry_after=wait)
+            await self._error(ErrorCode.TOO_MANY_ROOMS, limits.refusal(wait), ref, retry_after=wait)
             return
         outcome = await self._change_of_room(db.call(service.new_link, self.room_id, self.seats))
         reply = outcome.reply

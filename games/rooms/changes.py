@@ -24,6 +24,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.models import Room
 from games.rooms import allowed, processes, registry, replays, sessions, storage
 from games.rooms.pace import Turns
@@ -167,11 +168,11 @@ def _attempts(room_id: str, change: Callable[[Work], None], expected_version: in
         try:
             if expected_version is not None and room.version != expected_version:
                 raise GameError(f"The room is at version {room.version}, not "
-                                f"{expected_version}; nothing was done.", "stale_version")
+                                f"{expected_version}; nothing was done.", ErrorCode.STALE_VERSION)
             work = Work(room=room, now=timezone.now(), _written=written_state)
             change(work)
         except GameError as exc:
-            if cached and (not processes.this_process.alone or exc.code == "stale_version"):
+            if cached and (not processes.this_process.alone or exc.code == ErrorCode.STALE_VERSION):
                 continue  # decided again from the database's row
             raise
         if not work.changed:
@@ -184,7 +185,7 @@ def _attempts(room_id: str, change: Callable[[Work], None], expected_version: in
         state = work.state if work.state_changed else written_state
         if (yield _Commit(work, event, state)):
             return Outcome(work.room, True, work.reply, event, state, work._seats)
-    raise GameError("The room is busy; try again.", "unavailable")
+    raise GameError("The room is busy; try again.", ErrorCode.UNAVAILABLE)
 
 
 def apply(room_id: str, change: Callable[[Work], None], expected_version: int | None = None) -> Outcome:
@@ -199,7 +200,7 @@ def apply(room_id: str, change: Callable[[Work], None], expected_version: int | 
         return step
     except DatabaseError:
         log.exception("database error while changing a room")
-        raise GameError("The server cannot save right now; try again.", "unavailable") from None
+        raise GameError("The server cannot save right now; try again.", ErrorCode.UNAVAILABLE) from None
 
 
 async def apply_on_loop(change: Change) -> Outcome:
@@ -216,7 +217,7 @@ async def apply_on_loop(change: Change) -> Outcome:
         return step
     except (DatabaseError, psycopg.Error):
         log.exception("database error while changing a room")
-        raise GameError("The server cannot save right now; try again.", "unavailable") from None
+        raise GameError("The server cannot save right now; try again.", ErrorCode.UNAVAILABLE) from None
 
 
 P = ParamSpec("P")

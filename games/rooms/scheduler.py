@@ -21,6 +21,7 @@ from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallab
 from django.utils import timezone
 
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.rooms import changes, db, processes, registry, service, snapshots
 from games.rooms.fanout import Watcher, fanout
 
@@ -97,7 +98,7 @@ class Scheduler:
                 if due is None or due > timezone.now():
                     return
         except GameError as exc:
-            if exc.code != "room_not_found":
+            if exc.code != ErrorCode.ROOM_NOT_FOUND:
                 log.warning("timed step of a room failed: %s", exc.code)
         except Exception:
             log.exception("timed step of a room failed")

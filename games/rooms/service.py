@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from games import specs
 from games.engines.base import GameError
+from games.engines.errors import ErrorCode
 from games.models import Room
 from games.rooms import changes, pace, processes, registry, replays, sessions, storage
 from games.rooms.changes import Outcome, Work
@@ -66,26 +67,26 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
     ``None`` draws a random one. ``room_pace``: a friends room's pace (games/rooms/pace.py)."""
     games = specs.names()
     if game not in games:
-        raise GameError(f"game must be one of {', '.join(games)}.", "invalid_game")
+        raise GameError(f"game must be one of {', '.join(games)}.", ErrorCode.INVALID_GAME)
     if mode not in specs.MODES:
-        raise GameError(f"mode must be one of {', '.join(specs.MODES)}.", "invalid_mode")
+        raise GameError(f"mode must be one of {', '.join(specs.MODES)}.", ErrorCode.INVALID_MODE)
     spec = registry.spec(game)
     if mode not in spec.modes:
-        raise GameError(f"The {mode} mode is not offered for {game}.", "invalid_mode")
+        raise GameError(f"The {mode} mode is not offered for {game}.", ErrorCode.INVALID_MODE)
     levels = spec.level_names
     if cpu_level in (None, ""):
         cpu_level = spec.cpu_default
     if cpu_level not in levels:
-        raise GameError(f"cpu_level must be one of {', '.join(levels)}.", "invalid_cpu_level")
+        raise GameError(f"cpu_level must be one of {', '.join(levels)}.", ErrorCode.INVALID_CPU_LEVEL)
     if origin not in (None, "menu", "result", "new_link"):
-        raise GameError("origin must be menu, result or new_link.", "invalid_options")
+        raise GameError("origin must be menu, result or new_link.", ErrorCode.INVALID_OPTIONS)
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise GameError("options must be a JSON object.", "invalid_options")
+        raise GameError("options must be a JSON object.", ErrorCode.INVALID_OPTIONS)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed < SEED_LIMIT):
-        raise GameError("seed must be a whole number from 0 to 2**63 - 1.", "invalid_seed")
+        raise GameError("seed must be a whole number from 0 to 2**63 - 1.", ErrorCode.INVALID_SEED)
     room_pace = pace.check_pace(room_pace, mode)
     engine = registry.engine(game)
     if mode == "solo":
@@ -94,14 +95,14 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
         parsed = engine.parse_options(options)
         players = parsed.to_json()["players"]
         if mode == "local" and not 2 <= players:
-            raise GameError("Playing on one device needs 2 or more players.", "invalid_options")
+            raise GameError("Playing on one device needs 2 or more players.", ErrorCode.INVALID_OPTIONS)
         if mode in ("cpu", "friends") and players < 2:
-            raise GameError(f"The {mode} mode needs 2 or more players.", "invalid_options")
+            raise GameError(f"The {mode} mode needs 2 or more players.", ErrorCode.INVALID_OPTIONS)
         if seed is None:
             seed = secrets.randbits(63)
         state = engine.new_game(parsed, seed)
     except GameError as exc:
-        raise GameError(exc.message, "invalid_options") from None
+        raise GameError(exc.message, ErrorCode.INVALID_OPTIONS) from None
     token = new_token()
     token_hash = hash_token(token)
     if mode in ("local", "solo"):
@@ -187,11 +188,11 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
     def change(work: Work) -> None:
         room = work.room
         if not held:
-            raise GameError("Spectators cannot play; join or take a seat first.", "not_a_player")
+            raise GameError("Spectators cannot play; join or take a seat first.", ErrorCode.NOT_A_PLAYER)
         if room.status == "waiting":
-            raise GameError("The game has not started yet.", "game_not_started")
+            raise GameError("The game has not started yet.", ErrorCode.GAME_NOT_STARTED)
         if room.status == "finished":
-            raise GameError("The game is over.", "game_over")
+            raise GameError("The game is over.", ErrorCode.GAME_OVER)
         state = work.state
         if seat is None:
             if len(held) == 1:
@@ -199,13 +200,13 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
             elif state.current_player in held:
                 acting = state.current_player
             else:
-                raise GameError("None of your seats is to play now.", "not_your_turn")
+                raise GameError("None of your seats is to play now.", ErrorCode.NOT_YOUR_TURN)
         else:
             if seat not in held:
-                raise GameError(f"You do not hold seat {seat}.", "not_a_player")
+                raise GameError(f"You do not hold seat {seat}.", ErrorCode.NOT_A_PLAYER)
             acting = seat
         if work.seats[acting].cpu:
-            raise GameError("The CPU is playing this seat.", "not_a_player")
+            raise GameError("The CPU is playing this seat.", ErrorCode.NOT_A_PLAYER)
         state.apply(acting, action)
         work.turns.played_by_human(acting, work.now, room.pace)  # the seat is its person's again at once
         if room.first_action_at is None:
@@ -493,7 +494,7 @@ def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
         try:
             outcomes.append(changes.apply(room_id, change))
         except GameError as exc:
-            if exc.code != "room_not_found":
+            if exc.code != ErrorCode.ROOM_NOT_FOUND:
                 raise  # the row stays: the next sweep tries again
     processes.forget(process_id)
     return outcomes

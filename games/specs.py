@@ -103,6 +103,17 @@ class Paces:
 
 
 @dataclass(frozen=True)
+class Session:
+    """What a room of the game keeps over "Play again" (games/rooms/sessions.py), summed from
+    each finished game's ``session_tally()`` (the engine contract's optional hook,
+    games/engines/base.py): games won, and per seat a running total of points, ranked highest
+    first, a tie broken by the points each tied seat won against the others of the tie. ``total``
+    names that running total where the session is stored and sent (Memory: "pairs")."""
+
+    total: str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str  # the slug: URLs, room rows, statistics
     title: Label
@@ -118,9 +129,8 @@ class GameSpec:
     # GAME_TIMING key of a CPU seat's delay before each of its actions (1 s if not set).
     cpu_delay: str = ""
     rules_page: bool = True  # templates/games/rules/<name>.html exists
-    # A room keeps a session over "Play again" (games/rooms/sessions.py): running pairs, wins and
-    # pairs won against each other, read from the finished state's ``pairs`` and ``against``.
-    sessions: bool = False
+    # What a room keeps over "Play again", or None: no session.
+    session: Session | None = None
     paces: Paces = Paces()
 
     def __post_init__(self):
@@ -263,7 +273,7 @@ register(GameSpec(
     cpu_default="medium",
     modes=("cpu", "local", "solo", "friends"),
     cpu_delay="memory_flip",
-    sessions=True,
+    session=Session(total="pairs"),
     paces=Paces(normal=30, quick=10, actions_per_turn=2),
 ))
 

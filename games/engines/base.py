@@ -10,7 +10,7 @@ games/engines`` holds every engine to the types below.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, Self, TypeGuard
+from typing import Any, Protocol, Self, TypedDict, TypeGuard
 
 from games.engines.errors import ErrorCode
 
@@ -137,6 +137,26 @@ class GameEngine(Protocol):
 
     @property
     def State(self) -> type[GameState]: ...  # the module's class, hence the capital
+
+
+class SessionTally(TypedDict):
+    """What one game adds to its room's session (games/rooms/sessions.py): ``points``, per seat,
+    is added to the seat's running total, which ranks the seats (Memory: the pairs taken);
+    ``against[seat][other]``: of those points, the ones ``seat`` won from ``other`` (Memory: pairs
+    whose card ``other`` had turned up before), which break a tie of running totals."""
+
+    points: list[int]
+    against: list[list[int]]
+
+
+class KeepsSession(GameState, Protocol):
+    """The optional hook of a game whose GameSpec keeps a session (``GameSpec.session``,
+    games/specs.py): a room that keeps one sums its games' tallies over "Play again", and knows
+    nothing else of the game's figures."""
+
+    def session_tally(self) -> SessionTally:
+        """What this game adds to the session once it has ended: played to its end, or cut short
+        by a resignation (then what was won until then)."""
 
 
 # ---------------------------------------------------------------------------- shared checks

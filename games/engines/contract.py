@@ -8,8 +8,10 @@ tests/engines/test_engine_contract.py checks that it lists exactly the games the
 from __future__ import annotations
 
 from games.engines import bozu, gin, memory
-from games.engines.base import GameEngine
+from games.engines.base import GameEngine, KeepsSession
 
 # One item per module (a comprehension over the modules would type them all as ModuleType,
 # which lets any attribute through).
 ENGINES: dict[str, GameEngine] = {memory.GAME: memory, bozu.GAME: bozu, gin.GAME: gin}
+# The states of the games whose GameSpec keeps a session, typed with the optional hook.
+SESSION_STATES: dict[str, type[KeepsSession]] = {memory.GAME: memory.State}

@@ -57,6 +57,7 @@ from games.engines.base import (
     InvalidOptions,
     InvalidState,
     NotYourTurn,
+    SessionTally,
     common_view,
     is_int,
     is_seat,
@@ -587,6 +588,11 @@ class State:
         if self.players == 1:
             return list(self.pairs)
         return [2 * p for p in self.pairs]
+
+    def session_tally(self) -> SessionTally:
+        """The pairs each seat took (a tie-break round's are borrowed from the piles, and not
+        counted) and the pairs each won against each other seat."""
+        return {"points": list(self.pairs), "against": [list(row) for row in self.against]}
 
     def result(self) -> JSON:
         if not self.is_over:

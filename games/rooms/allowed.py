@@ -75,7 +75,7 @@ def _play_again(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal |
 def _new_session(room: Room, seats: list[Seat], now_held: list[int]) -> Refusal | None:
     if not_over := _play_again(room, seats, now_held):
         return not_over
-    if not registry.spec(room.game).sessions:
+    if registry.spec(room.game).session is None:
         return ErrorCode.NOT_ALLOWED, "This game keeps no session."
     if room.mode == "solo":
         # A solo player is shown no session (only the game's own failed flips): nothing to restart.

@@ -312,9 +312,8 @@ def finish(work: Work, result: dict[str, Any], resigned: int | None) -> None:
     draw = result.get("draw", False)
     winners = set(result.get("winners") or ranking[0])
     started = room.first_action_at or room.created_at
-    if registry.spec(room.game).sessions:
-        state = work.state
-        room.session = sessions.add_game(room.session, state.pairs, state.against, winners, draw,
+    if registry.spec(room.game).session is not None:
+        room.session = sessions.add_game(room.session, room.game, work.state.session_tally(), winners, draw,
                                          (work.now - started).total_seconds(), resigned is not None)
     seats = []
     for i, s in enumerate(work.seats):

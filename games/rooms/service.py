@@ -115,7 +115,7 @@ def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origi
                 cpu_level=cpu_level, origin=origin or "", pace=room_pace,
                 status="waiting" if mode == "friends" else "playing",
                 version=1, seed=seed, state=state.to_json(), seats=[s.to_json() for s in seats], cpus={},
-                session=sessions.new_session(players) if spec.sessions else None)
+                session=sessions.new_session(spec.name, players) if spec.session else None)
     replays.begin(room, seed, room.version)
     work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
     changes.settle(work)
@@ -325,7 +325,7 @@ def _new_game(room_id: str, held: list[int], kind: str) -> changes.Change:
         room = work.room
         work.check(held, kind)
         if kind == "new_session":
-            room.session = sessions.new_session(len(room.seats))
+            room.session = sessions.new_session(room.game, len(room.seats))
         room.games_played += 1
         seed = random.Random(f"{room.seed}:{room.games_played}").getrandbits(63)
         room.status = "playing"

@@ -135,7 +135,7 @@ def _shared_room_text(snap: Snapshot) -> str:
             "cpu_level": room.cpu_level,
             "seats": pace.seats_with_clock(room, snap.seats, timezone.now()),
             "result": room.result,
-            "session": sessions.public(room.session),
+            "session": sessions.public(room.session, room.game),
             "next_room": service.invite_url(room.next_room) if room.next_room else None,
             "fairness": replays.public(room),
         })

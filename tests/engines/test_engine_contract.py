@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from games import specs
-from games.engines.base import IllegalAction, InvalidOptions, InvalidState
-from games.engines.contract import ENGINES
+from games.engines.base import IllegalAction, InvalidOptions, InvalidState, is_int
+from games.engines.contract import ENGINES, SESSION_STATES
 from games.rooms import registry
 
 REPO = Path(__file__).resolve().parents[2]
@@ -133,6 +133,10 @@ def test_it_types_every_game_the_site_offers():
     assert sorted(ENGINES) == sorted(GAMES)
     for game in GAMES:
         assert ENGINES[game] is registry.engine(game) and ENGINES[game].GAME == game
+    # Likewise the states typed with the session hook: every game whose spec keeps a session.
+    assert sorted(SESSION_STATES) == sorted(game for game in GAMES if registry.spec(game).session)
+    for game, state_class in SESSION_STATES.items():
+        assert state_class is registry.engine(game).State
 
 
 @pytest.mark.parametrize("game, players, seed", CASES)
@@ -154,6 +158,8 @@ def test_it_plays_random_games_to_the_end_keeping_the_contract(game, players, se
         check_views(engine, state)
         check_every_legal_action_is_accepted(engine, state)
         check_illegal_actions_are_refused(state, other_games)
+        if steps == 1 or choice is None:
+            check_the_session_tally(game, state)
         if choice is None:
             check_the_end(engine, state)
     assert steps > 1
@@ -241,6 +247,24 @@ def check_the_end(engine, state):
     assert state.current_player is None and state.pending_automatic() is None
     for seat in range(state.players):
         assert refused(state, seat, some_action_of(engine)) == "game_over"
+
+
+def check_the_session_tally(game, state):
+    """A game whose spec keeps a session tells the room what a game adds to it, at its end or cut
+    short by a resignation (here after its first step): per seat its points, and of them what it
+    won against each other seat (nothing against itself). Asking changes nothing."""
+    if registry.spec(game).session is None:
+        return
+    before = state.to_json()
+    tally = state.session_tally()
+    assert json.loads(json.dumps(tally)) == tally and set(tally) == {"points", "against"}
+    points, against = tally["points"], tally["against"]
+    assert len(points) == len(against) == state.players
+    for seat in range(state.players):
+        assert is_int(points[seat]) and points[seat] >= 0 and len(against[seat]) == state.players
+        assert against[seat][seat] == 0
+        assert all(is_int(won) and 0 <= won <= points[seat] for won in against[seat])
+    assert state.to_json() == before
 
 
 def some_action_of(engine):

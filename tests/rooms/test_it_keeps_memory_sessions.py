@@ -166,12 +166,18 @@ async def test_it_plays_a_tie_break_round_and_counts_its_winner_in_the_session(s
     await close_all(conn, spectator)
 
 
+def add_game(session, pairs, against, winners, draw, seconds, resigned=False):
+    """``sessions.add_game`` with what a Memory game tallies (its engine's ``session_tally()``)."""
+    return sessions.add_game(session, "memory", {"points": pairs, "against": against}, winners, draw, seconds,
+                             resigned)
+
+
 def test_it_breaks_a_tie_of_running_totals_by_the_pairs_won_against_each_other():
-    session = sessions.new_session(3)
+    session = sessions.new_session("memory", 3)
     # Game 1: seat 0 took 3 pairs that seat 1 had shown; seat 1 took 1 that seat 0 had shown.
-    session = sessions.add_game(session, [5, 5, 2], [[0, 3, 0], [1, 0, 0], [0, 0, 0]], [0, 1], True, 50)
-    session = sessions.add_game(session, [4, 4, 4], [[0, 0, 0], [0, 0, 2], [0, 0, 0]], [1], False, 60)
-    standings = sessions.standings(session)
+    session = add_game(session, [5, 5, 2], [[0, 3, 0], [1, 0, 0], [0, 0, 0]], [0, 1], True, 50)
+    session = add_game(session, [4, 4, 4], [[0, 0, 0], [0, 0, 2], [0, 0, 0]], [1], False, 60)
+    standings = sessions.standings(session, "memory")
     assert [(row["seat"], row["rank"]) for row in standings] == [(0, 1), (1, 2), (2, 3)]
     assert standings[0]["pairs"] == standings[1]["pairs"] == 9
     # Pairs against seats not in the tie do not count: seat 1's 2 against seat 2 are left out.
@@ -180,19 +186,19 @@ def test_it_breaks_a_tie_of_running_totals_by_the_pairs_won_against_each_other()
     # A draw is no one's win; the tie-break's winner (game 2) is.
     assert [row["wins"] for row in standings] == [0, 1, 0]
     # Equal against each other too: they share the place.
-    even = sessions.add_game(sessions.new_session(2), [6, 6], [[1, 1], [1, 1]], [0, 1], True, 40)
-    assert [row["rank"] for row in sessions.standings(even)] == [1, 1]
+    even = add_game(sessions.new_session("memory", 2), [6, 6], [[1, 1], [1, 1]], [0, 1], True, 40)
+    assert [row["rank"] for row in sessions.standings(even, "memory")] == [1, 1]
 
 
 def test_it_keeps_each_games_duration_and_the_fastest_win():
-    session = sessions.new_session(2)
-    assert sessions.public(session)["fastest_win"] is None
+    session = sessions.new_session("memory", 2)
+    assert sessions.public(session, "memory")["fastest_win"] is None
     even = [[0, 0], [0, 0]]
-    session = sessions.add_game(session, [7, 5], even, [0], False, 95.04)
-    session = sessions.add_game(session, [6, 6], even, [0, 1], True, 31.0)   # a draw: nobody won
-    session = sessions.add_game(session, [2, 10], even, [1], False, 12.0, resigned=True)  # seat 0 resigned
-    session = sessions.add_game(session, [4, 8], even, [1], False, 64.26)
-    shown = sessions.public(session)
+    session = add_game(session, [7, 5], even, [0], False, 95.04)
+    session = add_game(session, [6, 6], even, [0, 1], True, 31.0)   # a draw: nobody won
+    session = add_game(session, [2, 10], even, [1], False, 12.0, resigned=True)  # seat 0 resigned
+    session = add_game(session, [4, 8], even, [1], False, 64.26)
+    shown = sessions.public(session, "memory")
     assert shown["played"] == [{"game": 1, "seconds": 95.0, "winner": 0}, {"game": 2, "seconds": 31.0, "winner": None},
                                {"game": 3, "seconds": 12.0, "winner": 1}, {"game": 4, "seconds": 64.3, "winner": 1}]
     # The quickest game won on the table: not the draw, not the resignation.
@@ -201,17 +207,17 @@ def test_it_keeps_each_games_duration_and_the_fastest_win():
 
 def test_a_session_from_before_durations_numbers_its_new_games_after_the_old_ones():
     old = {"games": 2, "pairs": [9, 17], "wins": [0, 2], "against": [[0, 0], [0, 0]]}
-    session = sessions.add_game(old, [8, 4], [[0, 0], [0, 0]], [0], False, 70)
-    shown = sessions.public(session)
+    session = add_game(old, [8, 4], [[0, 0], [0, 0]], [0], False, 70)
+    shown = sessions.public(session, "memory")
     assert shown["games"] == 3 and shown["played"] == [{"game": 3, "seconds": 70, "winner": 0}]
     assert shown["fastest_win"] == {"game": 3, "seconds": 70, "winner": 0}
 
 
 def test_a_long_session_keeps_its_latest_games_and_its_fastest_win_for_ever():
-    session = sessions.new_session(2)
+    session = sessions.new_session("memory", 2)
     for number in range(1, sessions.PLAYED_KEPT + 6):
         seconds = 10.0 if number == 2 else 60.0 + number
-        session = sessions.add_game(session, [7, 5], [[0, 0], [0, 0]], [0], False, seconds)
-    shown = sessions.public(session)
+        session = add_game(session, [7, 5], [[0, 0], [0, 0]], [0], False, seconds)
+    shown = sessions.public(session, "memory")
     assert [game["game"] for game in shown["played"]] == list(range(6, sessions.PLAYED_KEPT + 6))
     assert shown["fastest_win"] == {"game": 2, "seconds": 10.0, "winner": 0}

@@ -1,7 +1,9 @@
 """A toy fourth game for tests/rooms/test_it_adds_a_game.py, kept to the engine contract
 (games/engines/base.py): two players are dealt one card each from 1..10, face down; each in
 turn turns their card face up; the higher card wins, equal cards draw. An option sets the
-highest card. Nothing outside the tests knows it."""
+highest card. A room keeps a session of it (the contract's optional hook, ``session_tally``):
+each seat's points are the card it showed, and the winner's are won against the loser. Nothing
+outside the tests knows it."""
 from __future__ import annotations
 
 import random
@@ -92,6 +94,12 @@ class State:
         ranking = ranking_from_scores(self.scores())
         return {"scores": self.scores(), "ranking": ranking, "winners": ranking[0],
                 "draw": len(ranking[0]) > 1}
+
+    def session_tally(self) -> dict:
+        shown = [card if self.shown[s] else 0 for s, card in enumerate(self.cards)]
+        won = [[shown[s] if self.is_over and shown[s] > shown[o] else 0 for o in range(PLAYERS)]
+               for s in range(PLAYERS)]
+        return {"points": shown, "against": won}
 
     def hidden_cards(self, seat: int | None) -> list[int]:
         return [card for s, card in enumerate(self.cards) if not self.shown[s] and s != seat]

@@ -1,7 +1,7 @@
 """The toy game's GameSpec, registered by tests/rooms/test_it_adds_a_game.py in its own process
 and, through the EXTRA_GAMES setting, in its live servers. This module, the engine
 (higher_card.py) and the CPU (higher_card_cpu.py) are all it takes to add a game."""
-from games.specs import Choice, GameSpec, Players, select
+from games.specs import Choice, GameSpec, Players, Session, select
 
 HIGHER_CARD = GameSpec(
     name="higher_card",
@@ -16,4 +16,5 @@ HIGHER_CARD = GameSpec(
     cpu_default="only",
     modes=("cpu", "friends"),
     rules_page=False,
+    session=Session(total="points"),
 )

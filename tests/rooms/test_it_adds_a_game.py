@@ -1,7 +1,8 @@
 """Adding a game is one engine module, one CPU module and one GameSpec (games/specs.py). A toy
 fourth game that lives only in the tests (tests/rooms/higher_card*.py) is registered through
 the EXTRA_GAMES setting of live servers, then played the way a visitor plays: its menu page,
-the menu's room creation, and a real WebSocket through to the result. No other file names it."""
+the menu's room creation, and a real WebSocket through to the result and the room's session of
+two games, kept through the engine contract's session hook. No other file names it."""
 from __future__ import annotations
 
 import json
@@ -115,6 +116,10 @@ async def test_it_plays_a_game_registered_from_its_spec_alone(toy_site, register
     try:
         final = await play(player, menu.level)
         seen = await watcher.wait_for(lambda s: s["room"]["status"] == "finished", 30)
+        # The spec keeps a session, and the room sums it from the engine's session_tally alone.
+        await player.request("play_again")
+        again = await play(player, menu.level)
+        seen_again = await watcher.wait_for(lambda s: s["room"]["session"]["games"] == 2, 30)
     finally:
         await close_all(player, watcher)
     result = final["room"]["result"]
@@ -122,9 +127,28 @@ async def test_it_plays_a_game_registered_from_its_spec_alone(toy_site, register
     assert all(1 <= card <= 10 for card in cards) and result["scores"] == cards
     assert result["winners"] == ([0, 1] if cards[0] == cards[1] else [cards.index(max(cards))])
     assert seen["view"]["cards"] == cards  # both cards were shown to everyone at the end
-    rows = toy_site.query_until(bool, "SELECT game, mode, options FROM games_finishedgame WHERE game = %s",
-                                ("higher_card",))
-    assert [(game, mode) for game, mode, _options in rows] == [("higher_card", "cpu")]
+    rows = toy_site.query_until(lambda rows: len(rows) == 2,
+                                "SELECT game, mode, options FROM games_finishedgame WHERE game = %s", ("higher_card",))
+    assert [(game, mode) for game, mode, _options in rows] == [("higher_card", "cpu")] * 2
+
+    games = [final, again]
+    session = again["room"]["session"]
+    assert seen_again["room"]["session"] == session
+    assert session["games"] == 2 and final["room"]["session"]["games"] == 1
+    won = [None if g["room"]["result"]["draw"] else g["room"]["result"]["winners"][0] for g in games]
+    assert [(g["game"], g["winner"]) for g in session["played"]] == [(1, won[0]), (2, won[1])]
+    # Ranked by the running total of points (the cards shown), under the name the spec gives it.
+    totals = [sum(g["view"]["cards"][seat] for g in games) for seat in (0, 1)]
+    standings = session["standings"]
+    assert {row["seat"]: (row["points"], row["wins"]) for row in standings} == {
+        seat: (totals[seat], won.count(seat)) for seat in (0, 1)}
+    assert [row["points"] for row in standings] == sorted(totals, reverse=True)
+    # Tied on points, each seat's head to head is the points it won from the other: its winning cards.
+    tied = totals[0] == totals[1]
+    for row in standings:
+        won_from_the_other = sum(g["view"]["cards"][row["seat"]] for g, winner in zip(games, won, strict=True)
+                                 if winner == row["seat"])
+        assert row["head_to_head"] == (won_from_the_other if tied else None)
 
 
 def test_it_refuses_what_the_spec_does_not_offer(toy_site, registered):

@@ -4,6 +4,7 @@ import { h, fill } from "../dom.js";
 import { gettext, ngettext, fmt, language } from "../i18n.js";
 import { SURFACE_W, SURFACE_H } from "../room/table.js";
 import { seatPosition, place, flyTo, reducedMotion } from "./common.js";
+import { play } from "../sound.js";
 
 export const zoomable = true;
 
@@ -190,5 +191,12 @@ export function create(ctx) {
   return {render, resultDetails: (view) => (view.centre.count ? h("p", {class: "result-note"},
     fmt(ngettext("%(n)s card was left in the centre: it belongs to nobody.",
       "%(n)s cards were left in the centre: they belong to nobody.", view.centre.count),
-    {n: view.centre.count})) : null)};
+    {n: view.centre.count})) : null),
+  // Each flip is heard, a centre taken home as a pair is, a pile sent to the centre as a miss
+  // (site/js/room/feel.js calls it for each new move).
+  react(last) {
+    play("flip");
+    if (last.effect === "takes_centre" && last.moved > 0) play("pair");
+    if (last.effect === "pile_to_centre") play("miss");
+  }};
 }

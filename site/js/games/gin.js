@@ -8,6 +8,8 @@ import { gettext, fmt } from "../i18n.js";
 import { place, cardButtonsSwitch } from "./common.js";
 import { SURFACE_W, SURFACE_H, PHONE_SCREEN } from "../room/table.js";
 import { cardEl, shortName, longName, deadwoodValue } from "./cards.js";
+import { briefly } from "../room/feel.js";
+import { play } from "../sound.js";
 
 const GROUP_GAP = 26;
 // Where things lie on the table: the stock, the discard pile and the Knock button in the
@@ -541,6 +543,17 @@ export function create(ctx) {
           a: ctx.seatLabel(home), sa: result.scores[home], sb: result.scores[1 - home], b: ctx.seatLabel(1 - home)})),
         result.deciding_hand ? h("h3", {}, gettext("The deciding hand")) : null,
         result.deciding_hand ? handSummary(result.deciding_hand, ctx) : null);
+    },
+    // Each card taken or laid down is heard; a gin makes the hands shown glow (site/js/room/feel.js
+    // calls it for each new move).
+    react(last) {
+      if (["take_upcard", "draw", "discard"].includes(last.type)) play("flip");
+      if (last.type !== "hand_over" && last.type !== "game_over") return;
+      if (last.outcome === "gin") {
+        play("gin");
+        briefly(document.querySelectorAll(".gin-handover:not([hidden]), #result .gin-summary"), "gin-made");
+      } else if (last.outcome === "dead") play("miss");
+      else play("pair");
     },
   };
 }

@@ -9,6 +9,8 @@ import { SURFACE_W, SURFACE_H, PHONE_SCREEN } from "../room/table.js";
 import { place, cardButtonsSwitch } from "./common.js";
 import { cardEl, setFace, longName, shortName } from "./cards.js";
 import { picture, pictureFace, pictureName } from "./pictures.js";
+import { briefly } from "../room/feel.js";
+import { play } from "../sound.js";
 
 const GRID = {left: 70, right: 930, top: 150, bottom: 575};
 const HOME_PILE_Y = 628;
@@ -342,5 +344,79 @@ export function create(ctx) {
       if (v.players !== 1 || !v.is_over) return null;
       return h("p", {class: "result-note memory-solo-result"}, soloLine.textContent);
     },
+    // Memory counts pairs wherever a person reads a score, as its session does (its engine's
+    // scores count cards).
+    seatScore: (v, seat) => (v && Array.isArray(v.pairs) ? v.pairs[seat] : 0),
+    resultScores: (result) => (Array.isArray(result.pairs) ? {heading: gettext("Pairs"), scores: result.pairs} : null),
+    seatSession,
+    sessionStandings,
+    // Each flip is heard; a pair's two cards lift and glow (site/js/room/feel.js calls it for each new move).
+    react(last) {
+      if (last.type !== "flip") return;
+      play("flip");
+      if (last.result === "mismatch") play("miss");
+      if (last.result === "match") {
+        play("pair");
+        briefly(last.pair.map((pos) => document.querySelector(`.memory-card[data-pos="${pos}"]`)).filter(Boolean), "pair-made");
+      }
+    },
   };
+
+  // The room's session (docs/protocol.md, room.session), not shown to a solo player: on each
+  // seat's pill, its running total of pairs (the game being played included) and games won since
+  // the room was made or since its last "New session".
+  function seatSession(seat) {
+    const room = ctx.room;
+    const session = room.session;
+    if (!session || room.mode === "solo") return null;
+    const row = session.standings.find((r) => r.seat === seat);
+    const v = ctx.view;
+    const pairs = row.pairs + (room.status === "playing" && v && Array.isArray(v.pairs) ? v.pairs[seat] : 0);
+    return h("span", {class: "seat-session", title: gettext("This session")},
+      fmt(ngettext("%(n)s pair", "%(n)s pairs", pairs), {n: pairs}) + " · "
+      + fmt(ngettext("%(n)s game won", "%(n)s games won", row.wins), {n: row.wins}));
+  }
+
+  // The session's standings under the game's own result: the highest running total first, a tie
+  // broken by the pairs the tied players won against each other (the server orders them).
+  function sessionStandings() {
+    const room = ctx.room;
+    const session = room.session;
+    if (!session || room.mode === "solo" || !session.games) return null;
+    return h("section", {class: "session-standings", id: "session-standings"},
+      h("h3", {}, fmt(ngettext("Session standings after %(n)s game", "Session standings after %(n)s games", session.games),
+        {n: session.games})),
+      h("table", {class: "ranking"},
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
+          h("th", {scope: "col"}, gettext("Games won")), h("th", {scope: "col"}, gettext("Pairs")))),
+        h("tbody", {}, session.standings.map((row) => h("tr", {class: `seat-${ctx.seatColour(row.seat)}`},
+          h("td", {}, String(row.rank)),
+          h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), ctx.seatLabel(row.seat)),
+          h("td", {}, String(row.wins)),
+          h("td", {}, String(row.pairs)))))),
+      sessionGames(session));
+  }
+
+  // Each game of the session with how long it took (from its first move) and who won it, the
+  // fastest win marked: friends can race through a session (docs/protocol.md, room.session).
+  function sessionGames(session) {
+    const played = session.played || [];
+    if (!played.length) return null;
+    const fastest = session.fastest_win;
+    const clock = (seconds) => {
+      const whole = Math.round(seconds);
+      return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    };
+    return h("div", {class: "session-games"},
+      fastest ? h("p", {class: "session-fastest", id: "session-fastest"},
+        fmt(gettext("Fastest win: %(name)s in %(time)s (game %(n)s)"),
+          {name: ctx.seatLabel(fastest.winner), time: clock(fastest.seconds), n: fastest.game})) : null,
+      h("table", {class: "ranking session-times", id: "session-times"},
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Game")), h("th", {scope: "col"}, gettext("Winner")),
+          h("th", {scope: "col"}, gettext("Time")))),
+        h("tbody", {}, played.map((game) => h("tr", {class: fastest && fastest.game === game.game ? "fastest" : null},
+          h("td", {}, String(game.game)),
+          h("th", {scope: "row"}, game.winner === null ? gettext("Draw") : ctx.seatLabel(game.winner)),
+          h("td", {}, clock(game.seconds)))))));
+  }
 }

@@ -1,12 +1,14 @@
 // The feel of the game: when something happens at the table or the player's turn comes, a
 // short sound (site/js/sound.js, only when the player has turned sound on) and a brief animation class (keyframes in
-// site/css/site.css, all of them off under prefers-reduced-motion): the two cards of a pair
-// lift and glow, a gin makes the hands shown glow, a win glows on the result screen.
+// site/css/site.css, all of them off under prefers-reduced-motion): each game's renderer reacts to
+// its own moves (its `react` hook, site/js/games/<game>.js), and here the player's turn is heard
+// and a win glows on the result screen.
 import { play, soundOn, setSound } from "../sound.js";
 
 const BRIEF_MS = 1200;
 
-function briefly(elements, name) {
+// The animation class `name` on each element for a moment (the renderers' reactions use it too).
+export function briefly(elements, name) {
   for (const el of elements) {
     el.classList.add(name);
     setTimeout(() => el.classList.remove(name), BRIEF_MS);
@@ -19,32 +21,6 @@ export function bindSoundSwitch(button) {
   button.addEventListener("click", () => { setSound(!soundOn()); show(); });
   show();
 }
-
-const REACTIONS = {
-  memory(last) {
-    if (last.type !== "flip") return;
-    play("flip");
-    if (last.result === "mismatch") play("miss");
-    if (last.result === "match") {
-      play("pair");
-      briefly(last.pair.map((pos) => document.querySelector(`.memory-card[data-pos="${pos}"]`)).filter(Boolean), "pair-made");
-    }
-  },
-  bozu(last) {
-    play("flip");
-    if (last.effect === "takes_centre" && last.moved > 0) play("pair");
-    if (last.effect === "pile_to_centre") play("miss");
-  },
-  gin(last) {
-    if (["take_upcard", "draw", "discard"].includes(last.type)) play("flip");
-    if (last.type !== "hand_over" && last.type !== "game_over") return;
-    if (last.outcome === "gin") {
-      play("gin");
-      briefly(document.querySelectorAll(".gin-handover:not([hidden]), #result .gin-summary"), "gin-made");
-    } else if (last.outcome === "dead") play("miss");
-    else play("pair");
-  },
-};
 
 // Whether this page's player won (in a room on one device, whoever won is at this device).
 function won(room, result, seats) {
@@ -65,8 +41,9 @@ export function createFeel() {
   let lastSeen = null;
   let statusSeen = null;
   let turnSeen = false;
-  // Called after each state is drawn; `fresh` (first state, resync) replays nothing.
-  return function react(room, view, fresh) {
+  // Called after each state is drawn, with the renderer that drew it; `fresh` (first state,
+  // resync) replays nothing.
+  return function react(room, view, fresh, renderer) {
     const last = view && view.last ? JSON.stringify(view.last) : null;
     const changed = !fresh && last !== null && last !== lastSeen;
     const finished = !fresh && statusSeen === "playing" && room.status === "finished";
@@ -74,7 +51,7 @@ export function createFeel() {
     lastSeen = last;
     statusSeen = room.status;
     turnSeen = yourTurn(room, view);
-    if (changed && REACTIONS[room.game]) REACTIONS[room.game](view.last);
+    if (changed && renderer && renderer.react) renderer.react(view.last);
     if (turnCame) play("turn");
     const result = room.result || (view && view.result);
     if (!finished || !result) return;

@@ -235,7 +235,7 @@ async function onState(message, receivedAt) {
   renderedHome = ctx.homeSeat;
   root.dataset.status = room.status;
   renderResult();
-  feel(room, view, previous === null || Boolean(message.resync));
+  feel(room, view, previous === null || Boolean(message.resync), renderer);
   clock.tick();
   root.dataset.version = String(message.version);
 }
@@ -274,9 +274,6 @@ function renderTurn() {
 
 function scoreOf(seat) {
   if (renderer && renderer.seatScore) return renderer.seatScore(view, seat);
-  // Memory counts pairs wherever a person reads a score, as its session does (its engine's
-  // scores count cards).
-  if (view && Array.isArray(view.pairs)) return view.pairs[seat];
   return view && view.scores ? view.scores[seat] : 0;
 }
 
@@ -286,21 +283,6 @@ const PRESENCE = {
   disconnected: gettext("connection lost"),
   cpu: gettext("CPU"),
 };
-
-// A Memory session: each seat's running total of pairs (the game being played included) and
-// games won, since the room was made or since its last "New session".
-function sessionOf(seat) {
-  const session = room.session;
-  if (!session || room.mode === "solo") return null;
-  const row = session.standings.find((r) => r.seat === seat);
-  const playing = room.status === "playing" && view && Array.isArray(view.pairs);
-  return {pairs: row.pairs + (playing ? view.pairs[seat] : 0), wins: row.wins};
-}
-
-function sessionLine(totals) {
-  return fmt(ngettext("%(n)s pair", "%(n)s pairs", totals.pairs), {n: totals.pairs}) + " · "
-    + fmt(ngettext("%(n)s game won", "%(n)s games won", totals.wins), {n: totals.wins});
-}
 
 function renderSeats() {
   const list = $("seats");
@@ -320,8 +302,8 @@ function renderSeats() {
     h("span", {class: "seat-name", title: seatName(seat.seat)}, seatLabel(seat.seat)),
     tags.length ? h("span", {class: "seat-tag"}, tags.join(" · ")) : null,
     h("span", {class: "seat-score", "aria-label": gettext("score")}, String(scoreOf(seat.seat) ?? 0)),
-    sessionOf(seat.seat) ? h("span", {class: "seat-session", title: gettext("This session")},
-      sessionLine(sessionOf(seat.seat))) : null,
+    // A game whose room keeps a session says each seat's part of it (docs/protocol.md, room.session).
+    renderer && renderer.seatSession ? renderer.seatSession(seat.seat) : null,
     current ? h("span", {class: "visually-hidden"}, gettext("(to play)")) : null);
     clock.decorate(pill, seat.seat);
     return pill;
@@ -576,10 +558,12 @@ function renderResult(force = false) {
   else if (room.mode !== "local" && mine.length && result.winners.includes(mine[0])) headline = gettext("You win!");
   else headline = fmt(gettext("%(name)s wins!"), {name: result.winners.map(seatName).join(", ")});
   const rows = [];
-  const pairs = Array.isArray(result.pairs) ? result.pairs : null;  // Memory: pairs, as in its session
+  // The ranking's figures: the game's own (its renderer's resultScores), else the result's scores.
+  const column = (renderer && renderer.resultScores && renderer.resultScores(result))
+    || {heading: gettext("Score"), scores: result.scores};
   result.ranking.forEach((group, index) => {
     for (const seat of group) {
-      const score = pairs ? pairs[seat] : result.scores && result.scores[seat];
+      const score = column.scores && column.scores[seat];
       rows.push(h("tr", {class: `seat-${ctx.seatColour(seat)}`},
         h("td", {}, String(index + 1)),
         h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatLabel(seat)),
@@ -587,7 +571,7 @@ function renderResult(force = false) {
     }
   });
   const extra = renderer && renderer.resultDetails ? renderer.resultDetails(view, result) : null;
-  const standings = sessionStandings();
+  const standings = renderer && renderer.sessionStandings ? renderer.sessionStandings() : null;
   const best = room.mode === "solo" && Number.isInteger(result.failed_flips) ? personalBest(result.failed_flips) : null;
   const buttons = allowed().play_again ? afterGameButtons("result") : [
     h("a", {class: "btn btn-primary", href: `/${room.game}/`}, gettext("Play this game")),
@@ -599,7 +583,7 @@ function renderResult(force = false) {
         : fmt(gettext("%(name)s resigned."), {name: seatName(result.resigned)})) : null,
     room.mode === "solo" ? null : h("table", {class: "ranking"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
-        h("th", {scope: "col"}, pairs ? gettext("Pairs") : gettext("Score")))),
+        h("th", {scope: "col"}, column.heading))),
       h("tbody", {}, rows)),
     extra,
     cpuTurnsNote(result),
@@ -728,48 +712,6 @@ function personalBest(flips) {
     }
   }
   return beaten ? fmt(ngettext("New personal best: %(n)s failed flip.", "New personal best: %(n)s failed flips.", flips), {n: flips}) : null;
-}
-
-// The session's standings under the game's own result: the highest running total first, a tie
-// broken by the pairs the tied players won against each other (the server orders them).
-function sessionStandings() {
-  const session = room.session;
-  if (!session || room.mode === "solo" || !session.games) return null;
-  return h("section", {class: "session-standings", id: "session-standings"},
-    h("h3", {}, fmt(ngettext("Session standings after %(n)s game", "Session standings after %(n)s games", session.games),
-      {n: session.games})),
-    h("table", {class: "ranking"},
-      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Rank")), h("th", {scope: "col"}, gettext("Player")),
-        h("th", {scope: "col"}, gettext("Games won")), h("th", {scope: "col"}, gettext("Pairs")))),
-      h("tbody", {}, session.standings.map((row) => h("tr", {class: `seat-${ctx.seatColour(row.seat)}`},
-        h("td", {}, String(row.rank)),
-        h("th", {scope: "row"}, h("span", {class: "seat-dot", "aria-hidden": "true"}), seatLabel(row.seat)),
-        h("td", {}, String(row.wins)),
-        h("td", {}, String(row.pairs)))))),
-    sessionGames(session));
-}
-
-// Each game of the session with how long it took (from its first move) and who won it, the
-// fastest win marked: friends can race through a session (docs/protocol.md, room.session).
-function sessionGames(session) {
-  const played = session.played || [];
-  if (!played.length) return null;
-  const fastest = session.fastest_win;
-  const clock = (seconds) => {
-    const whole = Math.round(seconds);
-    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-  };
-  return h("div", {class: "session-games"},
-    fastest ? h("p", {class: "session-fastest", id: "session-fastest"},
-      fmt(gettext("Fastest win: %(name)s in %(time)s (game %(n)s)"),
-        {name: seatLabel(fastest.winner), time: clock(fastest.seconds), n: fastest.game})) : null,
-    h("table", {class: "ranking session-times", id: "session-times"},
-      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, gettext("Game")), h("th", {scope: "col"}, gettext("Winner")),
-        h("th", {scope: "col"}, gettext("Time")))),
-      h("tbody", {}, played.map((game) => h("tr", {class: fastest && fastest.game === game.game ? "fastest" : null},
-        h("td", {}, String(game.game)),
-        h("th", {scope: "row"}, game.winner === null ? gettext("Draw") : seatLabel(game.winner)),
-        h("td", {}, clock(game.seconds)))))));
 }
 
 let toastTimer = null;

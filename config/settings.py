@@ -293,15 +293,20 @@ X_FRAME_OPTIONS = "DENY"
 # games; the tests add a toy game this way.
 EXTRA_GAMES = env_list("EXTRA_GAMES", [])
 
-# Game timing (seconds). Tests shorten these through the environment.
+# Each game's delays are its GameSpec's (games/specs.py, ``Delays``); these variables override
+# them, in seconds (tests shorten them): "<game>_cpu" is a CPU seat's wait before each of its
+# actions, "<game>_<step>" the wait before the engine's automatic step of that name. A Gin hand's
+# result stays until a player sends next_hand, unless GIN_NEXT_HAND_DELAY is set: then the server
+# deals the next hand by itself after that long.
+GAME_DELAYS = {key: seconds for key, seconds in (
+    ("memory_cpu", env_float_or_none("CPU_DELAY_MEMORY_FLIP")),
+    ("memory_conceal", env_float_or_none("MEMORY_CONCEAL_DELAY")),
+    ("bozu_cpu", env_float_or_none("CPU_DELAY_BOZU_FLIP")),
+    ("gin_cpu", env_float_or_none("CPU_DELAY_GIN_STEP")),
+    ("gin_next_hand", env_float_or_none("GIN_NEXT_HAND_DELAY")),
+) if seconds is not None}
+# The rooms' own timing, whatever the game (seconds). Tests shorten these through the environment.
 GAME_TIMING = {
-    "memory_flip": env_float("CPU_DELAY_MEMORY_FLIP", 1.0),
-    "memory_conceal": env_float("MEMORY_CONCEAL_DELAY", 1.5),
-    "bozu_flip": env_float("CPU_DELAY_BOZU_FLIP", 1.0),
-    "gin_step": env_float("CPU_DELAY_GIN_STEP", 0.45),
-    # Unset: a Gin hand's result stays until a player sends next_hand (the CPU waits for its
-    # opponent); a number makes the server deal the next hand by itself after that long.
-    "gin_next_hand": env_float_or_none("GIN_NEXT_HAND_DELAY"),
     "takeover": env_float("SEAT_TAKEOVER_DELAY", 45.0),
     # Server processes' heartbeat (games/rooms/processes.py): a process silent this long is dead.
     "heartbeat": env_float("SERVER_HEARTBEAT_SECONDS", 5.0),

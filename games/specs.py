@@ -103,6 +103,23 @@ class Paces:
 
 
 @dataclass(frozen=True)
+class Delays:
+    """A game's waits in seconds, before the settings' ``GAME_DELAYS`` (overrides from the
+    environment, config/settings.py) and as games/rooms/registry.py reads them: ``cpu``, a CPU
+    seat's before each of its actions; ``steps``, before each of the engine's automatic steps by
+    name, ``None`` for a step that never happens by itself (a seat sends it as an action: Gin's
+    next hand). A step not named waits ``DEFAULT_STEP``."""
+
+    cpu: float = 1.0
+    steps: tuple[tuple[str, float | None], ...] = ()
+
+    DEFAULT_STEP = 1.0
+
+    def step(self, name: str) -> float | None:
+        return dict(self.steps).get(name, self.DEFAULT_STEP)
+
+
+@dataclass(frozen=True)
 class Session:
     """What a room of the game keeps over "Play again" (games/rooms/sessions.py), summed from
     each finished game's ``session_tally()`` (the engine contract's optional hook,
@@ -126,8 +143,7 @@ class GameSpec:
     cpu_levels: tuple[Choice, ...]
     cpu_default: str
     modes: tuple[str, ...]
-    # GAME_TIMING key of a CPU seat's delay before each of its actions (1 s if not set).
-    cpu_delay: str = ""
+    delays: Delays = Delays()
     rules_page: bool = True  # templates/games/rules/<name>.html exists
     # What a room keeps over "Play again", or None: no session.
     session: Session | None = None
@@ -272,7 +288,8 @@ register(GameSpec(
     cpu_levels=EASY_MEDIUM_HARD,
     cpu_default="medium",
     modes=("cpu", "local", "solo", "friends"),
-    cpu_delay="memory_flip",
+    # A mismatch stays face up 1.5 s before the server turns it back.
+    delays=Delays(cpu=1.0, steps=(("conceal", 1.5),)),
     session=Session(total="pairs"),
     paces=Paces(normal=30, quick=10, actions_per_turn=2),
 ))
@@ -302,7 +319,7 @@ register(GameSpec(
     cpu_levels=EASY_MEDIUM_HARD,
     cpu_default="medium",
     modes=("cpu", "local", "friends"),
-    cpu_delay="bozu_flip",
+    delays=Delays(cpu=1.0),
     paces=Paces(normal=15, quick=5, actions_per_turn=1),
 ))
 
@@ -324,6 +341,7 @@ register(GameSpec(
     cpu_levels=(Choice("easy", _("Easy")), Choice("normal", _("Medium")), Choice("hard", _("Hard"))),
     cpu_default="normal",
     modes=("cpu", "friends"),
-    cpu_delay="gin_step",
+    # A hand's result stays until a player sends next_hand (the CPU waits for its opponent).
+    delays=Delays(cpu=0.45, steps=(("next_hand", None),)),
     paces=Paces(normal=60, quick=20, actions_per_turn=2),
 ))

@@ -1,7 +1,9 @@
 """How each game's engine and CPU module are found, and the delays of its timed steps.
 
 Which games, modes and CPU levels exist is each game's GameSpec (games/specs.py); engines and
-CPUs are imported by the names their spec gives, so rooms know nothing about any one game.
+CPUs are imported by the names their spec gives, so rooms know nothing about any one game. A
+game's delays are its spec's too (``GameSpec.delays``), unless the settings' ``GAME_DELAYS``
+override them from the environment (config/settings.py).
 """
 from __future__ import annotations
 
@@ -10,8 +12,6 @@ from types import ModuleType
 from django.conf import settings
 
 from games import specs
-
-DEFAULT_AUTOMATIC_DELAY = 1.0
 
 
 def spec(game: str) -> specs.GameSpec:
@@ -30,14 +30,14 @@ def cpu_module(game: str) -> ModuleType:
 
 
 def cpu_delay(game: str) -> float:
-    """A CPU seat's delay before each of its actions: its spec's GAME_TIMING key."""
-    return float(settings.GAME_TIMING.get(spec(game).cpu_delay, DEFAULT_AUTOMATIC_DELAY))
+    """A CPU seat's delay before each of its actions: GAME_DELAYS["<game>_cpu"], else its spec's."""
+    return float(settings.GAME_DELAYS.get(f"{game}_cpu", spec(game).delays.cpu))
 
 
 def automatic_delay(game: str, step: str) -> float | None:
-    """The delay before an engine's automatic step: GAME_TIMING["<game>_<step>"] if defined.
-    None there means never: the step waits for a seat to send it as an action."""
-    delay = settings.GAME_TIMING.get(f"{game}_{step}", DEFAULT_AUTOMATIC_DELAY)
+    """The delay before an engine's automatic step: GAME_DELAYS["<game>_<step>"], else its spec's.
+    None means never: the step waits for a seat to send it as an action."""
+    delay = settings.GAME_DELAYS.get(f"{game}_{step}", spec(game).delays.step(step))
     return None if delay is None else float(delay)
 
 

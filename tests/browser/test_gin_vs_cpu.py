@@ -1,5 +1,5 @@
 """Gin Rummy against the CPU: a hand played to a knock or gin, with both hands shown
-at the end; then a whole game to 100 points, with the CPU sped up through GAME_TIMING."""
+at the end; then a whole game to 100 points, with the CPU sped up through CPU_DELAY_GIN_STEP."""
 import pytest
 
 from tests.browser.conftest import screenshot

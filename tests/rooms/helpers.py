@@ -1,7 +1,7 @@
 """Shared by the rooms tests: small game options, playing rooms to the end over real WebSockets,
 a scanner that replays a room from its seed and public events to know, at every version,
-which cards each seat must not see, PostgreSQL's protocol trace of a test's connection, and a
-room connection as games/rooms/fanout.py sees one (``Watcher``)."""
+which cards each seat must not see, PostgreSQL's protocol trace of a test's connection, a
+room connection as games/rooms/fanout.py sees one (``Watcher``), and every timed step at once."""
 from __future__ import annotations
 
 import asyncio
@@ -10,6 +10,7 @@ import importlib
 import json
 import tempfile
 
+from games import specs
 from games.bot import Connection, ProtocolError, create_room, play  # noqa: F401
 from games.engines import gin
 
@@ -24,6 +25,14 @@ LEVEL = {"memory": "medium", "bozu": "easy", "gin": "normal"}
 
 def options(game: str, **extra) -> dict:
     return {**SMALL_OPTIONS[game], **extra}
+
+
+def steps_at_once(settings) -> None:
+    """Every timed step due at once: each game's delays (a CPU's move, Memory's conceal, Gin's next
+    hand, which then comes by itself) overridden in ``GAME_DELAYS``, and the rooms' own timing."""
+    settings.GAME_DELAYS = {f"{spec.name}_{name}": 0.0 for spec in specs.all_specs()
+                            for name in ("cpu", *dict(spec.delays.steps))}
+    settings.GAME_TIMING = {key: 0.0 for key in settings.GAME_TIMING}
 
 
 async def connect(url: str, room_id: str, token: str | None = None, last_version=None) -> Connection:

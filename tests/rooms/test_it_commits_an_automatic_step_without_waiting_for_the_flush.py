@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def memory_room(settings) -> Room:
-    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
     room, token = service.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     return service.hello(room.id, token, None).room

@@ -15,6 +15,7 @@ from games.models import Room
 from games.rooms import allowed, pace, service
 from games.rooms.pace import IN_A_ROW, Turns
 from games.rooms.seats import Seat
+from tests.rooms import helpers
 
 NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 
@@ -170,7 +171,7 @@ def cpu_turn_after_the_deadline(game, options):
 
 @pytest.fixture
 def steps_at_once(settings):
-    settings.GAME_TIMING = {**settings.GAME_TIMING, **{key: 0.0 for key in settings.GAME_TIMING}}
+    helpers.steps_at_once(settings)
     settings.PACE_SCALE = 1.0
 
 

@@ -16,6 +16,7 @@ from games.engines.base import GameError
 from games.models import Room
 from games.rooms import allowed, registry, service, snapshots
 from games.rooms.seats import seats_held_by
+from tests.rooms.helpers import steps_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +39,7 @@ TRIES = {
 def no_delays(settings):
     # Every timed step (a CPU's move, Memory's conceal, a takeover) is due at once; nothing runs
     # it but the test (service.run_step), so each room is exactly where the test left it.
-    settings.GAME_TIMING = {**settings.GAME_TIMING, **{key: 0.0 for key in settings.GAME_TIMING}}
+    steps_at_once(settings)
 
 
 def held_by(room: Room, token: str | None) -> list[int]:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def new_room(settings, seed: int) -> Room:
-    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
     room, token = service.create_room("memory", "local", {"cards": 24}, seed=seed)
     return service.hello(room.id, token, None).room
 

@@ -72,7 +72,7 @@ def play_game(room: Room) -> tuple[Room, list[tuple[int, int]]]:
 
 
 def test_it_writes_every_change_of_a_game_in_one_round_trip(settings):
-    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
     room, token = service.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     room = service.hello(room.id, token, None).room
@@ -96,7 +96,7 @@ def test_it_writes_every_change_of_a_game_in_one_round_trip(settings):
 
 
 def test_it_reads_another_processes_change_in_one_round_trip_and_changes_on_from_it(settings):
-    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
     room, token = service.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     room = service.hello(room.id, token, None).room

@@ -50,7 +50,7 @@ class ThreadCalls:
 
 
 def test_it_plays_a_game_from_the_loop_as_on_a_thread(settings, monkeypatch):
-    settings.GAME_TIMING = {**settings.GAME_TIMING, "memory_conceal": 0.0}
+    settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
     room = seated_room()
     calls = ThreadCalls(monkeypatch)
 

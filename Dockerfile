@@ -9,6 +9,7 @@ COPY requirements/production.txt ./requirements/
 RUN pip install --no-cache-dir --require-hashes -r requirements/production.txt
 COPY pyproject.toml README.md ./
 COPY config ./config
+COPY server ./server
 COPY games ./games
 COPY accounts ./accounts
 COPY telemetry ./telemetry

@@ -10,7 +10,7 @@ count: otherwise a client could clear it by signing in to an account of its own 
 
 Axes sees neither the address nor the username: it gets keyed digests of both (``address_key``,
 ``username_key``), so its cache keys, and any line it logs, name no one. The address is the
-client's network (an IPv6 client's /64, config/client_address.py). A successful password
+client's network (an IPv6 client's /64, server/client_address.py). A successful password
 reset lifts the username's lock at every address by changing the username's digest
 (``lift_username_lock``): the old counts can no longer be found and expire with their window;
 and the address lock no longer refuses that username while the new digest lives (the
@@ -44,7 +44,7 @@ from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.translation import ngettext
 
-from config.client_address import client_network
+from server.client_address import client_network
 
 from .throttle import Throttle
 

@@ -6,7 +6,7 @@ reads the cache, this one means nothing without the secret.
 
 accounts/signin_throttle.py counts sign-in failures per client address with this class.
 ``seconds_to_wait`` applies the per-address limits of sign-ups and password-reset requests
-(config/rate_limit.py's windows).
+(server/rate_limit.py's windows).
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.crypto import salted_hmac
 
-from config import rate_limit
-from config.client_address import client_network
+from server import rate_limit
+from server.client_address import client_network
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ SERVERS = ("daphne", "uvicorn", "granian")
 def server_command(server: str, host: str, port: int) -> list[str]:
     """One process of ``server`` serving config.asgi:application as production needs it: no
     access log, no Server header, WebSocket messages up to WEBSOCKET_MAX_MESSAGE_SIZE, the
-    client address as the peer's (config/client_address.py reads X-Forwarded-For itself),
+    client address as the peer's (server/client_address.py reads X-Forwarded-For itself),
     no per-message compression (Daphne offers none). uvicorn and Granian come from the
     bench's own environment (bench/servers_venv.py), with uvloop as their docs recommend."""
     if server == "daphne":

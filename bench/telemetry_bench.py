@@ -8,7 +8,7 @@
    accepted per second (target: 2,000).
    Accepted events are held in the server process's memory (telemetry/buffer.py).
 2. Flush: the hourly write of as many held events as step 1 accepted, of the same kinds, into
-   telemetry_event (config/hourly_buffer.py's flush, what each server process runs), shuffled,
+   telemetry_event (server/hourly_buffer.py's flush, what each server process runs), shuffled,
    from a process of its own while the same clients keep posting; prints rows written per
    second and ingest during the flush.
 3. Purge: ``--expired`` rows older than 30 days are written straight into the table, then the
@@ -184,7 +184,7 @@ def main() -> int:
         time.sleep(1.0)
         accepted0, _ = clients.snapshot()
         flush_code = ("import django, json, sys, time; django.setup(); "
-                      "from config import hourly_buffer; from telemetry.buffer import hold; "
+                      "from server import hourly_buffer; from telemetry.buffer import hold; "
                       "events, n = json.loads(sys.argv[1]), int(sys.argv[2]); "
                       "hold((events * (n // len(events) + 1))[:n], browser='chrome', os='linux'); "
                       "t = time.perf_counter(); stored = hourly_buffer.flush(); "

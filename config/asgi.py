@@ -10,14 +10,14 @@ django_asgi_app = get_asgi_application()  # before importing anything that touch
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config.autobahn_debug import defer_debug_formatting  # noqa: E402
-from config.flood_close import drop_after_closing_with  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.websocket_auth import websocket_auth  # noqa: E402
-from config.write_through import send_without_waiting  # noqa: E402
 from games.consumers import FLOODING  # noqa: E402
 from games.metrics import with_metrics  # noqa: E402
 from games.rooms.scheduler import start_when_reactor_runs, with_scheduler  # noqa: E402
+from server.autobahn_debug import defer_debug_formatting  # noqa: E402
+from server.flood_close import drop_after_closing_with  # noqa: E402
+from server.websocket_auth import websocket_auth  # noqa: E402
+from server.write_through import send_without_waiting  # noqa: E402
 from telemetry.errors import with_error_reports  # noqa: E402
 from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 
@@ -41,8 +41,8 @@ application = with_scheduler(ProtocolTypeRouter({
 }))
 start_when_reactor_runs()
 
-# Celery beat's tasks when there is no beat (embedded default): config/embedded_beat.py.
-from config.embedded_beat import start_embedded_beat  # noqa: E402
+# Celery beat's tasks when there is no beat (embedded default): server/embedded_beat.py.
+from server.embedded_beat import start_embedded_beat  # noqa: E402
 
 start_embedded_beat()
 

@@ -94,7 +94,7 @@ def database_from_url(url: str, base_dir, pool_max: int = 10, pool_timeout: floa
     connections (CONN_MAX_AGE) each such thread left its connection open: a stream of
     requests used up the server's connections, and then every page failed. The rooms' and
     telemetry's threads keep connections of their own, outside the pool
-    (config/db_threads.py)."""
+    (server/db_threads.py)."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         # sqlite:///db.sqlite3 is relative to the project; sqlite:////abs/path is absolute.

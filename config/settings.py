@@ -53,7 +53,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outside SecurityMiddleware, so that its HTTP-to-HTTPS redirect carries the site's security
     # headers too; before WhiteNoise, so static files get the policy (an SVG opened directly).
-    "config.headers.SecurityHeadersMiddleware",
+    "server.headers.SecurityHeadersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -62,8 +62,8 @@ MIDDLEWARE = [
     # CSRF token is masked anew in every response and its GZip adds random bytes to each one, and
     # no page holds another secret (seat tokens stay in the browser's storage and the WebSocket).
     "django.middleware.gzip.GZipMiddleware",
-    # A view that found no pooled database connection: 503 with Retry-After (config/errors.py).
-    "config.errors.BusyDatabaseMiddleware",
+    # A view that found no pooled database connection: 503 with Retry-After (server/errors.py).
+    "server.errors.BusyDatabaseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,7 +109,7 @@ TEMPLATES = [
 ]
 
 # PostgreSQL connections one process lends to page requests and tasks, and how long a request
-# waits for one before it is answered 503 (config/env.py, config/errors.py).
+# waits for one before it is answered 503 (config/env.py, server/errors.py).
 DB_POOL_MAX = env_int("DB_POOL_MAX", 10)
 DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 10.0)
 for _name, _value in (("DB_POOL_MAX", DB_POOL_MAX), ("DB_POOL_TIMEOUT", DB_POOL_TIMEOUT)):
@@ -134,17 +134,17 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", REDIS_URL is Non
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Every server process starts config/embedded_beat.py's thread from config/asgi.py. The test
+# Every server process starts server/embedded_beat.py's thread from config/asgi.py. The test
 # process imports config/asgi.py too, and there the thread would delete and write rows of the
 # test database behind the tests' backs (config/test_settings.py turns it off).
 EMBEDDED_BEAT = True
 CELERY_BEAT_SCHEDULE = {
-    # Without beat (the embedded default) config/embedded_beat.py runs the same tasks from the
+    # Without beat (the embedded default) server/embedded_beat.py runs the same tasks from the
     # server process. Anonymous statistics are deleted 30 days after they arrive.
     "telemetry-purge": {"task": "telemetry.purge_expired_events",
                         "schedule": crontab(hour=3, minute=17)},
     # (Statistics and the operators' copy of finished games wait in each server process's memory
-    # and are flushed by that process: config/hourly_buffer.py, not by beat.)
+    # and are flushed by that process: server/hourly_buffer.py, not by beat.)
     # Rooms nobody has touched for a day are deleted with their events (games/rooms/cleanup.py).
     "rooms-cleanup": {"task": "games.delete_idle_rooms", "schedule": crontab(minute=30)},
     # Sessions are deleted once expired (SESSION_COOKIE_AGE, two weeks after their last use):
@@ -153,7 +153,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Proxies in front of Daphne that append to X-Forwarded-For: every per-address limit (rooms,
-# telemetry) counts the client they saw (config/client_address.py). The variable keeps its
+# telemetry) counts the client they saw (server/client_address.py). The variable keeps its
 # first name, TELEMETRY_PROXY_HOPS, though it serves every limit.
 CLIENT_PROXY_HOPS = env_int("TELEMETRY_PROXY_HOPS", 0)
 if CLIENT_PROXY_HOPS < 0:
@@ -172,7 +172,7 @@ TELEMETRY = {
     "RETENTION_DAYS": 30,
     "PURGE_BATCH": env_int("TELEMETRY_PURGE_BATCH", 20_000),
     "EMBEDDED_PURGE_INTERVAL": env_float("TELEMETRY_EMBEDDED_PURGE_INTERVAL", 24 * 3600.0),
-    # seconds between a server process's flushes of what it holds (config/hourly_buffer.py)
+    # seconds between a server process's flushes of what it holds (server/hourly_buffer.py)
     "FLUSH_INTERVAL": env_float("TELEMETRY_FLUSH_INTERVAL", 3600.0),
     "RATE_LIMIT": env_int("TELEMETRY_RATE_LIMIT", 120),      # requests per address per window,
     "RATE_WINDOW": env_float("TELEMETRY_RATE_WINDOW", 60.0),  # per process (docs/telemetry.md)
@@ -215,7 +215,7 @@ for _name, _value in (("SIGN_IN_FAILURES_PER_USERNAME", AXES_FAILURE_LIMIT),
                       ("SIGN_IN_LOCK_MINUTES", AXES_COOLOFF_TIME.total_seconds() // 60)):
     if _value < 1:
         raise ConfigError(f"{_name} must be 1 or more, got {_value:g}")
-# Per client address (an IPv6 client's /64), in the shared cache (config/rate_limit.py): accounts
+# Per client address (an IPv6 client's /64), in the shared cache (server/rate_limit.py): accounts
 # made, and password-reset requests (counted whatever the address, so a stranger cannot spend an
 # account's allowance and the answer tells nothing). Beyond them 429 with Retry-After.
 SIGN_UPS_PER_ADDRESS = env_rates("SIGN_UPS_PER_ADDRESS", "10/hour,50/day")
@@ -254,7 +254,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "config.static_storage.HashedModulesStaticFilesStorage"
+        "BACKEND": "server.static_storage.HashedModulesStaticFilesStorage"
         if not DEBUG else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from games import health
 
-handler500 = "config.errors.server_error"
+handler500 = "server.errors.server_error"
 
 urlpatterns = [
     path("healthz", health.ready, name="healthz"),  # the name first used: the same check as ready

@@ -22,13 +22,13 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from config.client_address import client_address
 from games import specs, verify
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
 from games.rooms import db, limits, replays, service
 from games.rooms.scheduler import scheduler
 from games.rooms.seats import Seat, seats_held_by
+from server.client_address import client_address
 
 MAX_BODY_BYTES = 4096
 

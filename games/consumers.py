@@ -13,7 +13,6 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth import get_user_model
 
-from config.client_address import scope_client_address
 from games import metrics
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
@@ -24,6 +23,7 @@ from games.rooms.fanout import fanout
 from games.rooms.messages import message_type, parse
 from games.rooms.scheduler import announce
 from games.rooms.seats import seats_held_by
+from server.client_address import scope_client_address
 
 log = logging.getLogger(__name__)
 

@@ -6,16 +6,16 @@ Its values say no more than the hour, the statistics' ranges and how each seat e
 (``operators_copy``). Nor does when it is written: a copy inserted with the change that finished
 the room shared that change's transaction id (PostgreSQL's ``xmin``) with the room's last event,
 came a few transactions before the players' own records, and lay in finish order. So the copy
-waits in memory with the statistics until the hourly flush (config/hourly_buffer.py) writes the
+waits in memory with the statistics until the hourly flush (server/hourly_buffer.py) writes the
 hour's copies in one transaction, shuffled, with random keys (docs/telemetry.md, "Unlinkable").
 """
 from __future__ import annotations
 
 from typing import Any
 
-from config.hourly_buffer import HourlyBuffer
 from games.models import FinishedGame
 from games.ranges import GAME_RANGES
+from server.hourly_buffer import HourlyBuffer
 
 SEAT_FACTS_FOR_OPERATORS = ("seat", "holder", "result", "rank", "resigned")
 

@@ -115,7 +115,7 @@ class FinishedGame(models.Model):
     times, the statistics' ranges for its number of moves and duration, and per seat only who
     held it and how it ended (games/finished.py). An exact time, count or score would match the
     one game record that has it; so would the transaction, place or order the row was written
-    in, so copies are written only by the hourly flush, shuffled (config/hourly_buffer.py)."""
+    in, so copies are written only by the hourly flush, shuffled (server/hourly_buffer.py)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.CharField(max_length=16)

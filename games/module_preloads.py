@@ -6,7 +6,7 @@ trip before the table can be drawn).
 Only static imports are followed (`import … from "./x.js"`, `export … from`, `import "./x.js"`):
 the room page imports its game's renderer dynamically, by the game's name, so the caller names
 that one. The links name each module by its static URL: in production the hashed name, which
-is also the name its importers use (config/static_storage.py rewrites their imports).
+is also the name its importers use (server/static_storage.py rewrites their imports).
 """
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def room(request, room_id):
         "room_id": room_id, **known, "client_games": specs.client_data(),
         "module_preloads": module_preloads("js/room/page.js", *game_module),
         # Its game's renderer by its static URL (hashed in production), which the page's script
-        # imports by a name it computes, where config/static_storage.py cannot rewrite it.
+        # imports by a name it computes, where server/static_storage.py cannot rewrite it.
         "renderer_url": static(game_module[0]) if known else ""})
 
 

@@ -1,5 +1,5 @@
 """Accepted events wait here, in this process's memory, until the hourly flush writes them into
-``Event`` (config/hourly_buffer.py): all at once, shuffled, with new random keys and
+``Event`` (server/hourly_buffer.py): all at once, shuffled, with new random keys and
 ``received_at`` the hour of the flush (UTC). Nothing stored tells which of them came first, at
 which minute, or which other write of the database they came with.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.hourly_buffer import HourlyBuffer
+from server.hourly_buffer import HourlyBuffer
 
 from .models import Event
 

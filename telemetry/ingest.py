@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 
-from config.db_threads import KeptConnections
+from server.db_threads import KeptConnections
 
 from .buffer import hold
 from .optout import drop_reason
@@ -56,5 +56,5 @@ def _thread_count() -> int:
 
 
 # Under Daphne a request's own thread would connect anew for every ingest; these threads keep
-# their connections (config/db_threads.py).
+# their connections (server/db_threads.py).
 threads = KeptConnections("telemetry-db", _thread_count)

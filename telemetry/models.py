@@ -7,7 +7,7 @@ row cannot be joined on time to a room or a game record (docs/telemetry.md, "Unl
 - ingest holds accepted events in memory (buffer.py), never in a table: a row written when it
   arrived would carry PostgreSQL's transaction id (``xmin``) and place (``ctid``), or SQLite's
   ``rowid``, which order it against every other write of that moment;
-- every hour the flush (config/hourly_buffer.py) writes them all into ``Event`` in one
+- every hour the flush (server/hourly_buffer.py) writes them all into ``Event`` in one
   transaction, shuffled, with ``received_at`` the hour of the flush;
 - keys are random UUIDs, so neither key order nor storage order follows arrival.
 

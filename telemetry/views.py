@@ -6,7 +6,7 @@ from django.http import HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from config.client_address import client_network
+from server.client_address import client_network
 
 from . import schema
 from .ingest import accept, limiter

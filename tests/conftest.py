@@ -2,9 +2,9 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from config import hourly_buffer
 from games.rooms import db as rooms_db
 from games.rooms import loop_db
+from server import hourly_buffer
 from telemetry import ingest
 
 
@@ -32,14 +32,14 @@ def default_language():
 @pytest.fixture(autouse=True)
 def empty_hourly_buffers():
     """Statistics and finished games wait for the hourly flush in this process's memory
-    (config/hourly_buffer.py): a test's are not the next one's."""
+    (server/hourly_buffer.py): a test's are not the next one's."""
     hourly_buffer.discard()
 
 
 @pytest.fixture(autouse=True)
 def close_kept_connections():
     """Requests served in this process (the rooms API, /healthz, telemetry ingestion) use
-    config/db_threads.py's threads, each of which keeps its own connection: they are closed
+    server/db_threads.py's threads, each of which keeps its own connection: they are closed
     after every test that started those threads, so that the test database can be flushed and
     dropped."""
     yield

@@ -3,7 +3,7 @@ that finished each room: each row's transaction id (PostgreSQL's ``xmin``) was t
 and the players' own records (accounts.GameRecord) followed a few transactions later; their
 place in the table (``ctid``, a dump's order, SQLite's ``rowid``) followed the order the games
 ended. They are written again in this migration's one transaction, in random order with new
-random keys, as the hourly flush writes new ones (config/hourly_buffer.py). PostgreSQL keeps
+random keys, as the hourly flush writes new ones (server/hourly_buffer.py). PostgreSQL keeps
 the old row versions until VACUUM reclaims them (docs/telemetry.md, "Unlinkable")."""
 
 from django.db import migrations

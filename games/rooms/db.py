@@ -1,5 +1,5 @@
 """Runs the rooms' database work off the event loop, on the rooms' own kept-connection thread(s)
-(config/db_threads.py says why and how their connections are kept and checked).
+(server/db_threads.py says why and how their connections are kept and checked).
 
 Concurrent writers on one room are safe: every write is checked against the room's version
 (``storage.commit``).
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from config.db_threads import KeptConnections
 from config.env import env_int
+from server.db_threads import KeptConnections
 
 
 def thread_count() -> int:

@@ -3,7 +3,7 @@
 Every path that makes a room goes through here: ``POST /api/rooms`` (the menu, the result
 screen's "new game", bots) and the WebSocket ``new_link``. ``play_again`` deals a new game in
 the same room and makes none. The windows are settings.ROOMS_PER_ADDRESS and
-ROOMS_PER_ACCOUNT (README); the counts live in the shared cache (config/rate_limit.py).
+ROOMS_PER_ACCOUNT (README); the counts live in the shared cache (server/rate_limit.py).
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils.translation import ngettext
 
-from config import rate_limit
-from config.client_address import network_of
+from server import rate_limit
+from server.client_address import network_of
 
 
 def _seconds_to_wait(address: str, user_id: int | None) -> int:

@@ -13,7 +13,7 @@ and reads the result. Nothing blocks the loop and no thread is woken.
 Only the prepared statements of games/rooms/storage.py run here; everything else (Django's
 ORM, a change that finishes a game and sends ``game_finished``, SQLite) stays on the threads.
 A connection that fails is dropped, so an outage costs the calls made during it, and the next
-call connects again (as config/db_threads.py's threads do).
+call connects again (as server/db_threads.py's threads do).
 """
 from __future__ import annotations
 

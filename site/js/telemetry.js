@@ -6,7 +6,7 @@
  *
  * API, for the other modules of the site (imported from this module, or through the global
  * window.cardtableTelemetry; no import statement here: the static files' storage would read it
- * as this module importing itself, config/static_storage.py):
+ * as this module importing itself, server/static_storage.py):
  *
  *   record({type: "game_start", game: "memory", mode: "cpu", cpu_level: "hard",
  *           settings: {players: 2, cards: 52, jokers: false, match: "rank"}});

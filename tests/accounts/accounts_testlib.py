@@ -112,7 +112,7 @@ DOCUMENTATION_PREFIX = int(ipaddress.IPv6Address("2001:db8::"))
 
 def addresses_in_one_64(count: int) -> list[str]:
     """``count`` addresses of one IPv6 /64 that no other test has used: one client to every
-    limit (config/client_address.py), which a client may spread over its whole /64."""
+    limit (server/client_address.py), which a client may spread over its whole /64."""
     network = DOCUMENTATION_PREFIX + (secrets.randbits(32) << 64)
     return [str(ipaddress.IPv6Address(network + secrets.randbits(64))) for _ in range(count)]
 

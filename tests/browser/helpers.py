@@ -66,7 +66,7 @@ def _holds(page, expression: str):
 def clipboard_text(page, origin: str) -> str:
     """What the clipboard holds, read from a blank page of the site's origin beside ``page``:
     the site's own pages may not read it (Permissions-Policy clipboard-read=(),
-    config/headers.py)."""
+    server/headers.py)."""
     reader = page.context.new_page()
     url = f"{origin}/clipboard-reader-of-the-tests"
     reader.route(url, lambda route: route.fulfill(body="<!doctype html><title>reader</title>",

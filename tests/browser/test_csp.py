@@ -1,4 +1,4 @@
-"""The strict Content-Security-Policy (config/headers.py) in a real Chromium: a game of each kind
+"""The strict Content-Security-Policy (server/headers.py) in a real Chromium: a game of each kind
 against the CPU to its end, the pages around them, an account with its results chart, a
 friends' room's copy button and the admin, with every console message, script error and
 `securitypolicyviolation` event collected: there must be none. The listener is Playwright's

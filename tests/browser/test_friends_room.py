@@ -12,7 +12,7 @@ BLOCK_SOCKETS = """() => {
     window.__RealWebSocket = window.WebSocket;
     // Every new connection goes nowhere, as on a train in a tunnel; the open one is dropped.
     // Nowhere is a path of the site's own origin that no consumer serves: the site's
-    // Content-Security-Policy refuses sockets to any other origin (config/headers.py).
+    // Content-Security-Policy refuses sockets to any other origin (server/headers.py).
     window.WebSocket = function () { return new window.__RealWebSocket(`ws://${location.host}/ws/nowhere/`); };
     window.roomClient.drop();
 }"""

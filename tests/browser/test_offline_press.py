@@ -9,7 +9,7 @@ pytestmark = pytest.mark.browser
 
 # New connections go nowhere and the open one is dropped, as in a tunnel. Nowhere is a path of
 # the site's own origin that no consumer serves: the site's Content-Security-Policy refuses
-# sockets to any other origin (config/headers.py).
+# sockets to any other origin (server/headers.py).
 BLOCK_SOCKETS = """() => {
     window.__RealWebSocket = window.WebSocket;
     window.WebSocket = function () { return new window.__RealWebSocket(`ws://${location.host}/ws/nowhere/`); };

@@ -1,4 +1,4 @@
-"""config/autobahn_debug.py: once the server's application is loaded, autobahn's debug helpers
+"""server/autobahn_debug.py: once the server's application is loaded, autobahn's debug helpers
 on the frame path make their text only when a line is written, and it is the same text."""
 import autobahn.twisted.websocket
 import autobahn.util
@@ -6,7 +6,7 @@ import autobahn.websocket.protocol
 import pytest
 
 import config.asgi  # noqa: F401  (what every start of the server imports)
-from config.autobahn_debug import defer_debug_formatting
+from server.autobahn_debug import defer_debug_formatting
 
 
 class Protocol:

@@ -30,7 +30,7 @@ def test_every_server_gets_the_sites_message_size_and_no_access_log(bench_bin):
     for flags in (["--ws-max-size", str(settings.DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE)], ["--workers", "1"],
                   ["--host", "127.0.0.2"], ["--port", "8123"], ["--lifespan", "on"]):
         assert uvicorn[uvicorn.index(flags[0]) + 1] == flags[1]
-    # X-Forwarded-For is read by config/client_address.py alone, never rewritten by the server.
+    # X-Forwarded-For is read by server/client_address.py alone, never rewritten by the server.
     assert {"--no-access-log", "--no-server-header", "--no-proxy-headers"} <= set(uvicorn)
     granian = rooms_stack.server_command("granian", "127.0.0.1", 8124)
     assert granian[0] == str(bench_bin / "granian")

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from tests.live import PROJECT
 
-APPS = ("config", "games", "accounts", "telemetry")
+APPS = ("config", "server", "games", "accounts", "telemetry")
+# The apps proper: what config's composition modules alone may name, and server must not.
+SITE_APPS = ("games", "accounts", "telemetry")
 # config's modules that put the site together: they name every app by design.
 COMPOSITION = {"config.settings", "config.test_settings", "config.urls", "config.routing",
                "config.asgi", "config.celery"}
@@ -21,6 +23,9 @@ FORBIDDEN = [
     ("accounts", "telemetry"), ("telemetry", "accounts"),
     ("games.engines", "django"),
     ("games.cpu", "django"),
+    # server's runtime pieces sit below the apps, which import them; they read the settings
+    # through django.conf, never from config.
+    ("server", "games"), ("server", "accounts"), ("server", "telemetry"), ("server", "config"),
 ]
 # Within the project, these import only from themselves and the packages listed.
 ONLY_FROM = {
@@ -72,7 +77,7 @@ def broken_rules(module: str, names: set[str]) -> list[str]:
             if inside(module, package) and name.split(".")[0] in APPS \
                     and not any(inside(name, a) for a in allowed):
                 broken.append(f"{module} imports {name} ({package} imports only {', '.join(allowed)})")
-        if inside(module, "config") and module not in COMPOSITION and name.split(".")[0] in APPS[1:]:
+        if inside(module, "config") and module not in COMPOSITION and name.split(".")[0] in SITE_APPS:
             broken.append(f"{module} imports {name} (only config's composition modules name the apps)")
     return broken
 
@@ -97,6 +102,7 @@ def test_every_app_imports_in_the_documented_direction():
 def test_the_documented_direction_is_the_one_checked():
     text = (PROJECT / "docs" / "architecture.md").read_text()
     assert "`games` imports nothing from `accounts` or `telemetry`" in text
+    assert "`server/` sits below the apps: they import it, and it imports no app" in text
     assert "tests/foundation/test_import_direction.py" in text
 
 
@@ -113,7 +119,13 @@ def test_it_would_notice_an_import_against_the_direction():
     names = imported_names("games.sim.common", 'importlib.import_module(f"accounts.{x}")\n')
     assert broken_rules("games.sim.common", names) == [
         "games.sim.common imports accounts (games must not import accounts)"]
-    assert broken_rules("config.hourly_buffer", {"games.models"}) == [
-        "config.hourly_buffer imports games.models (only config's composition modules name the apps)"]
+    assert broken_rules("config.env", {"games.models"}) == [
+        "config.env imports games.models (only config's composition modules name the apps)"]
+    assert broken_rules("server.hourly_buffer", {"games.models", "config.settings"}) == [
+        "server.hourly_buffer imports config.settings (server must not import config)",
+        "server.hourly_buffer imports games.models (server must not import games)"]
+    assert broken_rules("games.rooms.limits", {"server.rate_limit"}) == []
+    assert broken_rules("games.engines.toy", {"server.rate_limit"}) == [
+        "games.engines.toy imports server.rate_limit (games.engines imports only games.engines)"]
     assert broken_rules("telemetry.schema", {"games.ranges", "config.env"}) == []
     assert imported_names("games", "from . import specs\n", is_package=True) == {"games"}

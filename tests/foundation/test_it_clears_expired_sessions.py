@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.sessions import Session
 from accounts.tasks import clear_expired_sessions
-from config import embedded_beat
+from server import embedded_beat
 
 
 @pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""config/db_threads.py: the rooms' and telemetry's database threads keep their connection
+"""server/db_threads.py: the rooms' and telemetry's database threads keep their connection
 between calls, a connection that reported an error is replaced before the next call, and each
 call made from the event loop gets its own answer or error."""
 import asyncio
@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.db import DatabaseError, connection
 
-from config.db_threads import KeptConnections
+from server.db_threads import KeptConnections
 
 
 def _connection():

@@ -1,4 +1,4 @@
-"""config/rate_limit.py on the suite's cache (Redis with the services backend, else in memory).
+"""server/rate_limit.py on the suite's cache (Redis with the services backend, else in memory).
 
 Each test counts under limit names of its own, so no count survives into another test or run."""
 import logging
@@ -7,7 +7,7 @@ import secrets
 from django.core.cache import caches
 from django.test import override_settings
 
-from config.rate_limit import Limit, Window, hit
+from server.rate_limit import Limit, Window, hit
 
 
 def limit(*windows: tuple[int, int]) -> Limit:
@@ -47,6 +47,6 @@ def test_the_cache_holds_keyed_digests_not_subjects():
                                        "LOCATION": "redis://127.0.0.1:1/0"}})
 def test_it_admits_requests_while_the_cache_is_unreachable(caplog):
     one = limit((1, 60))
-    with caplog.at_level(logging.WARNING, "config.rate_limit"):
+    with caplog.at_level(logging.WARNING, "server.rate_limit"):
         assert [hit((one, "192.0.2.1")) for _ in range(3)] == [0, 0, 0]
     assert "the cache is unreachable" in caplog.text

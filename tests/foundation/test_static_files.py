@@ -1,4 +1,4 @@
-"""Static files as production serves them (config/static_storage.py, games/webapp.py): every ES
+"""Static files as production serves them (server/static_storage.py, games/webapp.py): every ES
 module under a hashed name that its importers and the room page's preload links use too, each
 cached for a year; pages, /jsi18n/ compressed; the JavaScript catalog under a versioned URL
 cached for a year; a web manifest with icons, so a phone can install the site.
@@ -20,7 +20,7 @@ from tests.live import PROJECT, embedded_env
 
 pytestmark = pytest.mark.django_db(transaction=True)  # rooms are written on their own database thread
 
-STORAGE = "config.static_storage.HashedModulesStaticFilesStorage"
+STORAGE = "server.static_storage.HashedModulesStaticFilesStorage"
 RELATIVE_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"'();]*?["'](\.{1,2}/[^"']+\.js)["']""", re.M)
 HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css|png|svg)$")
 A_YEAR_IMMUTABLE = "max-age=315360000, public, immutable"  # WhiteNoise's for a hashed file

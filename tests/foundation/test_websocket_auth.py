@@ -1,4 +1,4 @@
-"""config/websocket_auth.py: a WebSocket route sees the user of the session cookie its handshake
+"""server/websocket_auth.py: a WebSocket route sees the user of the session cookie its handshake
 carried, as Channels' AuthMiddlewareStack would show it, and its frames reach the server without
 a session wrapper on the way."""
 import pytest
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 
-from config.websocket_auth import websocket_auth
+from server.websocket_auth import websocket_auth
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""config/write_through.py: a connection Daphne accepted sends a frame at once when nothing is
+"""server/write_through.py: a connection Daphne accepted sends a frame at once when nothing is
 waiting, and otherwise leaves the frame to Twisted's buffer, in order, as before. Real sockets
 (a connected pair); the reactor is Twisted's own stand-in, which records which sockets wait
 to write."""
@@ -10,7 +10,7 @@ from twisted.internet.protocol import Protocol
 from twisted.internet.testing import MemoryReactorClock
 
 import config.asgi  # noqa: F401  (what every start of the server imports)
-from config.write_through import write
+from server.write_through import write
 
 
 class Producer:

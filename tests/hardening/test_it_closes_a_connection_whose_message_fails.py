@@ -14,9 +14,9 @@ from django.db import connections
 from django.test import Client
 
 from config.routing import websocket_urlpatterns
-from config.websocket_auth import websocket_auth
 from games.consumers import SERVER_FAILED
 from games.models import Room
+from server.websocket_auth import websocket_auth
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.utils.translation.template import templatize
 
 from .marking import PROJECT, JsLexer, all_scripts, all_templates
 
-PYTHON_APPS = ("config", "games", "accounts", "telemetry")
+PYTHON_APPS = ("config", "server", "games", "accounts", "telemetry")
 PY_CALLS = {  # function → (context index, msgid index, plural index)
     "_": (None, 0, None), "gettext": (None, 0, None), "gettext_lazy": (None, 0, None),
     "gettext_noop": (None, 0, None), "ngettext": (None, 0, 1), "ngettext_lazy": (None, 0, 1),

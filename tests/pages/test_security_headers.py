@@ -1,5 +1,5 @@
 """Every response carries the strict Content-Security-Policy and the Permissions-Policy
-(config/headers.py), and no page the site renders holds what that policy refuses: inline
+(server/headers.py), and no page the site renders holds what that policy refuses: inline
 script, <style> blocks, style attributes (SVG included), event-handler attributes or
 javascript: URLs. tests/browser/test_csp.py checks the same in a real browser, with the
 HTML the scripts build."""

@@ -24,7 +24,7 @@ FAST_TIMING = {
     "GIN_NEXT_HAND_DELAY": "0.01",
     "SEAT_TAKEOVER_DELAY": "1.0",
     # Finished games' operators' copies wait in each server's memory for its flush
-    # (config/hourly_buffer.py): every 0.2 s here, not every hour.
+    # (server/hourly_buffer.py): every 0.2 s here, not every hour.
     "TELEMETRY_FLUSH_INTERVAL": "0.2",
 }
 SERVICES_DB_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"

@@ -10,12 +10,12 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import GameRecord
-from config import hourly_buffer
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
 from games.rooms import service
 from games.rooms.cleanup import delete_idle_rooms
 from games.tasks import delete_idle_rooms_task
+from server import hourly_buffer
 from telemetry.schema import BUCKETS
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,11 +9,11 @@ import pytest
 from django.db import DataError, connection
 from django.utils import timezone
 
-from config import hourly_buffer
 from games.engines import memory
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
 from games.rooms import jsontext, service, storage
+from server import hourly_buffer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

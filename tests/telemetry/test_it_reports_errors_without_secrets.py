@@ -19,7 +19,7 @@ from django.test import Client
 from sentry_sdk.transport import Transport
 
 from config.routing import websocket_urlpatterns
-from config.websocket_auth import websocket_auth
+from server.websocket_auth import websocket_auth
 from telemetry import errors
 from telemetry.logs import JsonLines, ScrubLogRecord
 from tests.live import PROJECT, embedded_env

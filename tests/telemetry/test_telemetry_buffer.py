@@ -1,14 +1,14 @@
 """Accepted events wait in the server process's memory and are written into Event by the hourly
 flush: everything at once, shuffled, with the hour of the flush as the only time
-(config/hourly_buffer.py, telemetry/buffer.py)."""
+(server/hourly_buffer.py, telemetry/buffer.py)."""
 from datetime import UTC, datetime
 
 import pytest
 from django.db import IntegrityError
 
-from config import embedded_beat, hourly_buffer
 from games.finished import copies, operators_copy
 from games.models import FinishedGame
+from server import embedded_beat, hourly_buffer
 from telemetry.buffer import hold, pending
 from telemetry.models import Event
 
@@ -76,9 +76,9 @@ def test_a_flush_that_fails_writes_nothing_and_holds_everything_for_the_next():
 
 def test_every_server_process_flushes_what_it_holds_with_celery_beat_or_without(settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False  # production: beat runs Celery's tasks elsewhere
-    assert [job.task for job in embedded_beat.jobs()] == ["config.hourly_buffer.flush"]
+    assert [job.task for job in embedded_beat.jobs()] == ["server.hourly_buffer.flush"]
     settings.TELEMETRY = {**settings.TELEMETRY, "FLUSH_INTERVAL": 0.0}
     assert embedded_beat.jobs() == []
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    assert "config.hourly_buffer.flush" not in [job.task for job in embedded_beat.jobs()]
+    assert "server.hourly_buffer.flush" not in [job.task for job in embedded_beat.jobs()]
     assert "telemetry.tasks.purge_expired_events" in [job.task for job in embedded_beat.jobs()]

@@ -1,7 +1,7 @@
 """The embedded default has no Celery beat: the server process itself runs beat's tasks
-(config/embedded_beat.py, started from config/asgi.py): the daily purge, the deletion of idle
+(server/embedded_beat.py, started from config/asgi.py): the daily purge, the deletion of idle
 rooms; and every server process, with beat or without, flushes the statistics it holds
-(config/hourly_buffer.py). Here their intervals are one second."""
+(server/hourly_buffer.py). Here their intervals are one second."""
 import json
 import sqlite3
 import subprocess

@@ -16,10 +16,10 @@ from django.db import connection
 from django.db.models import Max
 from django.test import Client
 
-from config import hourly_buffer
 from config.celery import app as celery_app
 from games.models import Room
 from games.rooms import service
+from server import hourly_buffer
 from telemetry.models import Event
 from telemetry.schema import BUCKETS
 from tests.telemetry.helpers import CONTEXT, new_page
@@ -59,7 +59,7 @@ def send_page_statistics(client: Client, room_id: str) -> str:
 
 def run_the_hourly_beat_tasks(now=None):
     """What runs every hour: the server process's flush of the statistics and finished games it
-    holds (config/hourly_buffer.py), and Celery beat's hourly tasks (config/settings.py
+    holds (server/hourly_buffer.py), and Celery beat's hourly tasks (config/settings.py
     CELERY_BEAT_SCHEDULE); each app's tasks are in its tasks module, which the worker finds by
     autodiscovery. ``now``: as if run at that moment."""
     hourly_buffer.flush(now)

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
-from config import embedded_beat
+from server import embedded_beat
 from tests.telemetry.test_telemetry_unlinkable import as_json, play_bozu_on_one_device, query, send_page_statistics
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ DISTINCT_OPTIONS = [{"players": p, "semimaru": s, "emperor": e, "lady_empty_agai
 
 
 def run_the_hourly_flush():
-    """The work that runs every hour in a server process (config/embedded_beat.py's jobs)."""
+    """The work that runs every hour in a server process (server/embedded_beat.py's jobs)."""
     for job in embedded_beat.jobs():
         module, name = job.task.rsplit(".", 1)
         getattr(importlib.import_module(module), name)()

@@ -16,7 +16,7 @@ const COLOURS = {
 };
 const GAMES = gameSpecs();
 // Each game is drawn by its own module, site/js/games/<game>.js: the page's own game's under the
-// static URL its template gives (hashed in production: config/static_storage.py).
+// static URL its template gives (hashed in production: server/static_storage.py).
 const rendererModule = (game) => import(game === root.dataset.game && root.dataset.renderer
   ? root.dataset.renderer : `../games/${game}.js`);
 

@@ -1,6 +1,6 @@
 """The address of the client behind a request: what every per-address limit counts by.
 
-Never stored or logged: the limits keep only keyed digests of it (rooms: config/rate_limit.py;
+Never stored or logged: the limits keep only keyed digests of it (rooms: server/rate_limit.py;
 statistics: telemetry/ratelimit.py; sign-in, sign-up, password resets: accounts/).
 
 Every limit counts ``network_of`` the address: an IPv6 client holds a whole /64 and may use any

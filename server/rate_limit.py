@@ -71,6 +71,8 @@ def hit(*checks: tuple[Limit, str]) -> int:
 
 
 def _keys(limit: Limit, subject: str):
+    # The digest's purpose still names the module's old place (config.rate_limit): a new name
+    # would start afresh every window the cache is counting, on the deploy that moved the module.
     digest = salted_hmac(f"config.rate_limit:{limit.name}", subject, algorithm="sha256").hexdigest()
     return [(window, f"ratelimit:{limit.name}:{window.seconds}:{digest}") for window in limit.windows]
 

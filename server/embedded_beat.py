@@ -1,6 +1,6 @@
 """Celery beat's periodic tasks when there is no beat: the embedded default (docs/telemetry.md,
 "Retention"); and in every server process, with beat or without, the flush of what that process
-holds in memory (config/hourly_buffer.py: statistics and the operators' copy of finished games).
+holds in memory (server/hourly_buffer.py: statistics and the operators' copy of finished games).
 
 Why a thread started from the ASGI entry point (config/asgi.py): only server processes import
 it (never manage.py, migrations or the test runner), it runs on an idle site too (work done on
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import close_old_connections
 
-from config import hourly_buffer
+from server import hourly_buffer
 
-logger = logging.getLogger("config.embedded_beat")
+logger = logging.getLogger("server.embedded_beat")
 _started = threading.Event()
 FIRST_RUN_DELAY = 60.0
 SESSIONS_CLEANUP_INTERVAL = 24 * 3600.0  # daily, as Celery beat runs it
@@ -37,7 +37,7 @@ class Job:
 
 def jobs() -> list[Job]:
     return [job for job in (
-        Job("config.hourly_buffer.flush", settings.TELEMETRY["FLUSH_INTERVAL"], every_process=True),
+        Job("server.hourly_buffer.flush", settings.TELEMETRY["FLUSH_INTERVAL"], every_process=True),
         Job("telemetry.tasks.purge_expired_events", settings.TELEMETRY["EMBEDDED_PURGE_INTERVAL"]),
         Job("games.tasks.delete_idle_rooms_task", settings.ROOM_CLEANUP["EMBEDDED_INTERVAL"]),
         Job("accounts.tasks.clear_expired_sessions", SESSIONS_CLEANUP_INTERVAL),

@@ -13,7 +13,7 @@ new random key, all under that one transaction id.
 
 Memory and not Redis, although Redis is shared by the processes: Redis writes every command to
 its append-only file (docker-compose turns it on) in the order it came, which is the order this
-avoids. Each server process flushes its own buffers (config/embedded_beat.py) and again when it
+avoids. Each server process flushes its own buffers (server/embedded_beat.py) and again when it
 stops (``flush_at_exit``); a process that is killed loses what it held, at most an hour of
 anonymous rows.
 """
@@ -34,7 +34,7 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-logger = logging.getLogger("config.hourly_buffer")
+logger = logging.getLogger("server.hourly_buffer")
 
 
 def hour_of(moment: datetime) -> datetime:

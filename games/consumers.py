@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from games import metrics
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
-from games.rooms import db, limits, service, snapshots
+from games.rooms import cache, db, limits, service, state_messages
 from games.rooms.changes import Outcome
 from games.rooms.departures import departures
 from games.rooms.fanout import fanout
@@ -131,7 +131,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self.closed = False
         await self.accept()
         try:
-            await snapshots.snapshot(self.room_id)  # the room exists (and is cached from now on)
+            await cache.latest(self.room_id)  # the room exists (and is cached from now on)
         except GameError as exc:
             await self._send({"type": "error", "code": exc.code, "message": exc.message, "version": 0})
             await self._close_for(4404)
@@ -275,7 +275,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             await self._error(ErrorCode.BAD_TOKEN, "That token holds no seat in this room; you are a "
                                            "spectator.", ref, **({"lost_seat": lost} if lost else {}))
         async with self.sending:
-            snap = await snapshots.snapshot(self.room_id, outcome.room.version)
+            snap = await cache.latest(self.room_id, outcome.room.version)
             missed, resync = None, True
             if last is not None:
                 missed = await db.call(service.events_after, self.room_id, last, snap.version)
@@ -382,7 +382,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         """The room's state at ``version`` or later; with ``ref`` (the answer to a request) even
         when this connection has seen that state, so the request gets its answer."""
         async with self.sending:
-            snap = await snapshots.snapshot(self.room_id, max(version, self.sent_version))
+            snap = await cache.latest(self.room_id, max(version, self.sent_version))
             if ref is not None or snap.version > self.sent_version:
                 await self._send_state(snap, ref)
 
@@ -393,7 +393,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         # Seats given up (leave) or taken by someone else are no longer this connection's.
         self.seats = seats_held_by(snap.seats, self.token_hash)
         self.sent_version = max(self.sent_version, snap.version)
-        await self._send_text(snapshots.state_text(snap, self.seats, ref, missed, resync))
+        await self._send_text(state_messages.state_text(snap, self.seats, ref, missed, resync))
         if snap.room.next_room and not self.sent_next_room:
             self.sent_next_room = True
             await self._send({"type": "next_room", "invite_url": service.invite_url(snap.room.next_room),

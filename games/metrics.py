@@ -37,7 +37,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.process_collector import ProcessCollector
 
-from games.rooms import db, loop_db, snapshots
+from games.rooms import cache, db, loop_db
 from games.rooms.fanout import fanout
 from games.rooms.scheduler import scheduler
 
@@ -90,7 +90,7 @@ class ProcessState:
         yield _gauge("cardtable_room_connections", "Room WebSocket connections open on this process.",
                      fanout.watchers())
         yield _gauge("cardtable_rooms_in_memory", "Rooms whose latest version this process keeps.",
-                     snapshots.rooms_kept())
+                     cache.rooms_kept())
         links = GaugeMetricFamily("cardtable_redis_link_up", "1 while the rooms' Redis link is open "
                                   "(publisher: kept open; subscriber: while a room is watched).", labels=["link"])
         if settings.REDIS_URL is not None:

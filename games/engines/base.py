@@ -121,7 +121,7 @@ class GameState(Protocol):
     def copy(self) -> Self:
         """An independent state equal to ``from_json(to_json())``, without the round trip
         through JSON or the checks (this state passed them): a room's next change starts from
-        a copy of the state its process wrote last (games/rooms/storage.py)."""
+        a copy of the state its process keeps of the room (games/rooms/cache.py)."""
 
 
 class GameEngine(Protocol):

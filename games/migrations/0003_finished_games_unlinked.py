@@ -1,5 +1,5 @@
 """Finished games kept for operators lose their players' user ids and their exact times
-(games/rooms/storage.py's operators_copy does the same for new ones): the link to an account lives only in the
+(games/finished.py's operators_copy does the same for new ones): the link to an account lives only in the
 account's own record (accounts.GameRecord)."""
 from django.db import migrations
 

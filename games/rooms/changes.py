@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
 from games.models import Room
-from games.rooms import allowed, processes, registry, replays, sessions, storage
+from games.rooms import allowed, cache, processes, registry, replays, sessions, storage
 from games.rooms.pace import Turns
 from games.rooms.seats import Seat
 
@@ -107,12 +107,6 @@ class Outcome:
     changed: bool
     reply: dict[str, Any]
     event: dict[str, Any] | None = None
-    # The engine state ``room.state`` holds, when this process has it (the change's own, or the
-    # kept one it started from): the process's snapshot starts from it instead of decoding
-    # room.state again. Nothing may edit it.
-    state: object = None
-    # Likewise the seats, when the change decoded them (``room.seats`` was encoded from them).
-    seats: list[Seat] | None = None
 
 
 @dataclass
@@ -134,18 +128,17 @@ class _Load:
 class _Commit:
     work: Work
     event: dict[str, Any]
-    state: Any
 
-    def arguments(self) -> tuple[Room, dict[str, Any], dict[str, Any] | None, datetime, Any, bool]:
+    def arguments(self) -> tuple[Room, dict[str, Any], dict[str, Any] | None, datetime, bool]:
         """``storage.commit``'s (and ``commit_on_loop``'s)."""
         work = self.work
-        return work.room, self.event, work.finished_record, work.now, self.state, work.redoable
+        return work.room, self.event, work.finished_record, work.now, work.redoable
 
 
 Attempts = Generator["_Load | _Commit", Any, Outcome]
 
 
-def _next(attempts: Attempts, answer: Room | bool | None) -> _Load | _Commit | Outcome:
+def _next(attempts: Attempts, answer: Room | storage.Texts | None) -> _Load | _Commit | Outcome:
     """The attempts' next request for I/O, given the answer to the last; or their outcome."""
     try:
         return attempts.send(answer)
@@ -157,9 +150,11 @@ def _next(attempts: Attempts, answer: Room | bool | None) -> _Load | _Commit | O
 def _attempts(room_id: str, change: Callable[[Work], None], expected_version: int | None) -> Attempts:
     """Runs ``change(work)`` on a fresh copy of the room until a write under the version check
     succeeds. It asks its driver for the I/O: ``_Load`` (the row, as ``storage.load``) and
-    ``_Commit`` (True when written), so one definition serves the threads and the event loop."""
+    ``_Commit`` (the texts written, or None), so one definition serves the threads and the event
+    loop. It starts from this process's cache of the room (games/rooms/cache.py) and puts the
+    committed change there, before any other change can start from the room."""
     for attempt in range(MAX_RETRIES):
-        kept = storage.written.copy(room_id) if attempt == 0 else None
+        kept = cache.copy(room_id) if attempt == 0 else None
         cached = kept is not None
         if kept is not None:
             room, written_state = kept
@@ -183,8 +178,12 @@ def _attempts(room_id: str, change: Callable[[Work], None], expected_version: in
         event = work.event or {"type": "room"}
         # The state the row now holds: the change's own, or the one it started from.
         state = work.state if work.state_changed else written_state
-        if (yield _Commit(work, event, state)):
-            return Outcome(work.room, True, work.reply, event, state, work._seats)
+        texts = yield _Commit(work, event)
+        if texts is None:
+            cache.forget(room_id)  # the row moved on without this process
+            continue
+        cache.committed(work.room, texts, event, state, work._seats)
+        return Outcome(work.room, True, work.reply, event)
     raise GameError("The room is busy; try again.", ErrorCode.UNAVAILABLE)
 
 

@@ -6,7 +6,8 @@ A change made in this process is handed to this process's connections of the roo
 also published on the room's Redis pub/sub channel, to which each process subscribes while
 any of its connections watch the room; a process skips the notices it published itself. A
 notice carries only the process and the new version: each connection builds its own view
-from the room's snapshot, so nothing hidden ever travels through Redis.
+from the room's entry in its process's cache (cache.py), so nothing hidden ever travels
+through Redis.
 
 A room whose watchers all sit in one process (one process alone, or a balancer that sends a
 room's players to one process) needs no Redis at all: its notices would only come back to

@@ -34,7 +34,7 @@ class ThisProcess:
         self.id = process_id
         self.registered = False
         # The only live server process, as of the last heartbeat: a refusal decided from this
-        # process's copy of a row is then trusted (``changes.apply``, ``storage.WrittenRows``).
+        # process's copy of a row is then trusted (``changes.apply``, games/rooms/cache.py).
         self.alone = False
 
     def ensure_registered(self) -> None:

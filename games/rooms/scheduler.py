@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
-from games.rooms import changes, db, processes, registry, service, snapshots
+from games.rooms import changes, db, processes, registry, service
 from games.rooms.fanout import Watcher, fanout
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,6 @@ def announce(outcome: changes.Outcome, origin: Watcher | None = None) -> None:
     if not outcome.changed:
         return
     room = outcome.room
-    snapshots.remember(room, outcome.event, outcome.state, outcome.seats)
     fanout.notify(room.id, room.version, origin)
     if room.due_at is not None:
         scheduler.wake_at(room.id, room.due_at)

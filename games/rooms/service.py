@@ -30,7 +30,7 @@ from games import specs
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
 from games.models import Room
-from games.rooms import changes, pace, processes, registry, replays, sessions, storage
+from games.rooms import cache, changes, pace, processes, registry, replays, sessions, storage
 from games.rooms.changes import Outcome, Work
 from games.rooms.processes import PROCESS_ID
 from games.rooms.seats import Seat, seats_held_by
@@ -528,7 +528,7 @@ def forget_user(room_id: str, user_id: int) -> Outcome:
     outcome = changes.apply(room_id, change)
     # Written inside the deletion's transaction, which may yet roll back: keep no copy of a
     # version that might never be committed (a later write from it could pass the version check).
-    storage.written.forget(room_id)
+    cache.forget(room_id)
     return outcome
 
 

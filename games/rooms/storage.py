@@ -6,10 +6,11 @@ reconnecting client missed. ``insert`` writes a new room with its first event. `
 a change: the version-checked UPDATE of the row and the event row of the new version, together
 or not at all; when the change finished a game, ``game_finished`` goes out once that has
 committed (the operators' copy of the game waits for the hourly flush: games/finished.py).
-``written`` is this process's copy of the rows it wrote (or read) last, which the next change
-of such a room starts from. From the event loop, ``commit_on_loop`` and
-``load_with_event_on_loop`` run the same statements, on PostgreSQL through the loop's own
-connections (loop_db.py), else on the rooms' threads (db.py).
+Both hand back the JSON columns' texts they wrote or read, which this process's cache of the
+room keeps (cache.py) for its next change to start from. From the event loop,
+``commit_on_loop`` and ``load_with_event_on_loop`` run the same statements, on PostgreSQL
+through the loop's own connections (loop_db.py), else on the rooms' threads (db.py). On
+PostgreSQL the statements go straight through libpq (pg_wire.py).
 
 The commands (``service.py``) decide what a change is and never write a row themselves; the
 searches that only find rooms (``service.due_rooms``, ``service.rooms_of_user``,
@@ -17,14 +18,10 @@ searches that only find rooms (``service.due_rooms``, ``service.rooms_of_user``,
 """
 from __future__ import annotations
 
-import threading
-import uuid
-import weakref
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import AutoField, Field, JSONField, Model
@@ -32,7 +29,7 @@ from django.db.models import AutoField, Field, JSONField, Model
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
 from games.models import JSONTextField, Room, RoomEvent
-from games.rooms import jsontext, loop_db, replays
+from games.rooms import jsontext, loop_db, pg_wire, replays
 from games.rooms.db import threads
 from games.signals import game_finished
 
@@ -41,6 +38,10 @@ REPLAY_LIMIT = 200  # a client further behind than this gets a full resync inste
 _ROOM = Room._meta.concrete_fields
 _ROOM_FIELDS = [f.attname for f in _ROOM]  # a row's values, in the order ``Room.from_db`` takes
 _ROOM_JSON_FIELDS = {f.attname for f in _ROOM if isinstance(f, JSONField)}
+
+# A row's JSON columns as their texts, by field (a null column is absent): what a change wrote
+# or a read found, which this process's cache keeps for the room's next change (cache.py).
+Texts = dict[str, str]
 
 
 def _no_such_room() -> GameError:
@@ -70,81 +71,6 @@ def events_after(room_id: str, after: int, upto: int) -> list[dict[str, Any]] | 
     rows = (RoomEvent.objects.filter(room_id=room_id, version__gt=after, version__lte=upto)
             .order_by("version").values_list("version", "event"))
     return [{"version": v, **e} for v, e in rows]
-
-
-# --------------------------------------------------------------------------------------------
-# This process's copy of the rows it wrote.
-
-class WrittenRows:
-    """The rows this process wrote last, by room (or read last, after another process's change:
-    ``load_with_event``): a change to such a room starts from here instead of reading the row
-    again (one round trip per action instead of two). A write from it is checked by the version
-    as always. A refusal from it is trusted only while this is the only live server process
-    (then every write went through this copy, so it is current) and a flood of illegal requests
-    costs no database work; with several processes a refusal, like "nothing to do", is decided
-    again from the database (``changes.apply``), so a copy made stale by another process
-    never refuses or skips anything. ``note_version`` drops a copy older than a version seen.
-
-    A row is kept as its values, the JSON columns as their text: ``copy`` decodes a fresh room
-    each time, which the change may then edit freely. A row this process wrote also keeps the
-    engine state its ``state`` column was encoded from, and a row it read the state its views
-    decoded from that column (``keep_state``); nothing edits either: the change is handed it
-    to start from a ``copy()`` of it (the engines' contract, games/engines/base.py) instead of
-    decoding and checking the column again."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._rows: dict[str, tuple[dict[str, Any], Any]] = {}
-        self._lock = threading.Lock()
-
-    def remember(self, room: Room, json_texts: dict[str, str], read: bool = False, state: Any = None) -> None:
-        row = {f: json_texts.get(f, getattr(room, f)) for f in _ROOM_FIELDS}
-        with self._lock:
-            kept = self._rows.get(room.pk)
-            if read and kept is not None and kept[0]["version"] >= room.version:
-                return  # another thread wrote a newer row since this one was read
-            self._rows.pop(room.pk, None)
-            self._rows[room.pk] = (row, state)
-            if len(self._rows) > self.size:
-                del self._rows[next(iter(self._rows))]
-
-    def keep_state(self, room_id: str, version: int, state: Any) -> None:
-        """``state`` was decoded from the ``state`` of the room's row at ``version`` (a process
-        reading another's change decodes it for its views): if that row is the kept one, the
-        next change here starts from a copy of it instead of decoding the text again. Nothing
-        may edit it from now on."""
-        with self._lock:
-            kept = self._rows.get(room_id)
-            if kept is not None and kept[0]["version"] == version and kept[1] is None:
-                self._rows[room_id] = (kept[0], state)
-
-    def note_version(self, room_id: str, version: int) -> None:
-        """This process saw ``version`` of the room (another process wrote it): forget older copies."""
-        with self._lock:
-            kept = self._rows.get(room_id)
-            if kept is not None and kept[0]["version"] < version:
-                del self._rows[room_id]
-
-    def forget(self, room_id: str) -> None:
-        with self._lock:
-            self._rows.pop(room_id, None)
-
-    def copy(self, room_id: str) -> tuple[Room, Any] | None:
-        """A fresh room of the kept row, and the engine state its ``state`` column was encoded
-        from (None: not kept), which the caller must not edit."""
-        with self._lock:
-            kept = self._rows.get(room_id)
-        if kept is None:
-            return None
-        row, state = kept
-        # from_db (Django's documented way to make an instance of a row read from the database):
-        # the values in field order, which Model.__init__ takes far faster than by name.
-        room: Room = Room.from_db("default", _ROOM_FIELDS, [
-            jsontext.loads(v) if f in _ROOM_JSON_FIELDS and v is not None else v for f, v in row.items()])
-        return room, state
-
-
-written = WrittenRows(2000)
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,68 +142,6 @@ _ONE_STATEMENT_REDOABLE = (
     _CHANGE_AND_EVENT + "SELECT room_id, set_config('synchronous_commit', 'off', true) FROM event")
 
 
-# The statements prepared on each connection. By connection, not by thread: a thread served
-# from Django's pool (config/env.py) takes whichever connection is free, and a connection
-# keeps what was prepared on it whichever thread did it.
-_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
-
-
-def _numbered(statement: str) -> bytes:
-    """The statement with libpq's numbered parameters ($1, $2...) for its ``%s``."""
-    parts = statement.split("%s")
-    return "".join(part + (f"${i}" if i < len(parts) else "") for i, part in enumerate(parts, 1)).encode()
-
-
-def _text(value: Any) -> bytes | None:
-    """A parameter as PostgreSQL's text input of its column reads it."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        if "\x00" in value:  # libpq would cut the text short at it
-            raise psycopg.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
-        return value.encode()
-    if isinstance(value, int | uuid.UUID):
-        return str(value).encode()
-    if isinstance(value, datetime):
-        return value.isoformat().encode()
-    raise TypeError(f"no text for a {type(value).__name__} parameter")
-
-
-def _run_prepared(db: BaseDatabaseWrapper, name: str, params: list[Any],
-                  binary: bool = False) -> psycopg.pq.abc.PGresult:
-    """Runs one of the rooms' statements (``_PREPARED``) straight through libpq, prepared once
-    per connection (unless the connection prepares nothing: config/env.py's
-    ``prepare_threshold``); PQexecPrepared lets go of the interpreter lock while it waits. The
-    result comes in binary when ``binary``. psycopg's cursor, binding, sending and reading back
-    the same statement in Python, was 5.7% of a server process's interpreter time (py-spy);
-    without it the CPU per action went 1.31/1.21 -> 1.09/1.09 ms (bench/ws_load.py,
-    alternated). Errors are psycopg's, as Django's."""
-    db.ensure_connection()
-    connection = db.connection
-    prepared = _prepared.setdefault(connection, set())
-    key, statement = _PREPARED[name]
-    result_format = 1 if binary else 0
-    with db.wrap_database_errors, connection.lock:
-        values = [_text(p) for p in params]  # a refusal here is Django's DataError too
-        pgconn = connection.pgconn
-        result: psycopg.pq.abc.PGresult
-        if connection.prepare_threshold is None:
-            # DATABASE_URL's prepare_threshold=none: a pooler that cannot keep prepared statements
-            result = pgconn.exec_params(statement, values, result_format=result_format)
-        else:
-            if name not in prepared:
-                _check(connection, pgconn.prepare(key, statement))
-                prepared.add(name)
-            result = pgconn.exec_prepared(key, values, result_format=result_format)
-        _check(connection, result)
-        return result
-
-
-def _check(connection: psycopg.Connection[Any], result: psycopg.pq.abc.PGresult) -> None:
-    if result.status not in (psycopg.pq.ExecStatus.COMMAND_OK, psycopg.pq.ExecStatus.TUPLES_OK):
-        raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
-
-
 def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> bool:
     """Runs the change's statements (the room's UPDATE, the event's INSERT); True when the
     version check let them write."""
@@ -286,7 +150,8 @@ def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> 
         # Server-side binding, prepared once per connection: Django's client-side binding quoted
         # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
         # planned it again each time (bench/ws_load.py). Errors still become Django's.
-        result = _run_prepared(db, name, [p for part in params for p in part])
+        key, statement = _PREPARED[name]
+        result = pg_wire.run_prepared(db, key, statement, [p for part in params for p in part])
         return result.command_tuples == 1  # the rows the last of the chained statements wrote
     with transaction.atomic(), db.cursor() as cursor:
         cursor.execute(_SQLITE_UPDATE, params[0])
@@ -297,14 +162,13 @@ def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> 
 
 
 def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,
-           state: Any = None, redoable: bool = False) -> bool:
+           redoable: bool = False) -> Texts | None:
     """Writes the change made to ``room`` if its row is still at the version it was read at, with
     ``event`` as the new version's event; ``finished``: the ``game_finished`` record of the game
-    the change finished. Then the room is at the new version, this process keeps the
-    row (``written``: its next change of the room reads nothing) with ``state``, the engine
-    state ``room.state`` holds (if the caller has it; nothing may edit it from now on), and
-    ``game_finished`` is sent once the transaction (the caller's, if any) has committed.
-    False: nothing was written.
+    the change finished. Then the room is at the new version, ``game_finished`` is sent once
+    the transaction (the caller's, if any) has committed, and the JSON columns' texts as written
+    are returned (for this process's cache: its next change of the room reads nothing). None:
+    nothing was written.
 
     ``redoable``: the change follows from the row it started from alone, and that row keeps
     the due time that makes the scheduler redo it (``scheduler.py`` polls ``due_at`` every
@@ -315,12 +179,11 @@ def commit(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, n
     finishes a game is never redoable: the game's records go out once it is durable."""
     db = connections[DEFAULT_DB_ALIAS]  # this thread's, looked up once (not per ``connection.x``)
     params = _change_params(db.vendor, room, event, now)
-    written_now = _write(db, params, redoable and not finished)
-    _after_write(room, params[0][:len(_CHANGED)], now, state, written_now)
-    if written_now and finished:
+    texts = _written(room, params[0], now) if _write(db, params, redoable and not finished) else None
+    if texts is not None and finished:
         # At once in autocommit (the common case); after the commit inside a caller's transaction.
         transaction.on_commit(lambda: game_finished.send(sender=Room, record=_with_replay(room, finished)))
-    return written_now
+    return texts
 
 
 def _with_replay(room: Room, record: dict[str, Any]) -> dict[str, Any]:
@@ -332,18 +195,17 @@ def _with_replay(room: Room, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def commit_on_loop(room: Room, event: dict[str, Any], finished: dict[str, Any] | None, now: datetime,
-                         state: Any = None, redoable: bool = False) -> bool:
+                         redoable: bool = False) -> Texts | None:
     """``commit`` from the event loop. On PostgreSQL the statement goes through the loop's own
     connections (games/rooms/loop_db.py), unless the change finishes a game: that one's
     records go out from the rooms' threads, as does every write on SQLite."""
     if finished or not loop_db.enabled():
-        return await threads.call(commit, room, event, finished, now, state, redoable)
+        return await threads.call(commit, room, event, finished, now, redoable)
     params = _change_params("postgresql", room, event, now)
     key, statement = _PREPARED["rooms_change_redoable" if redoable else "rooms_change"]
-    result = await loop_db.pool().run(key, statement, [_text(p) for part in params for p in part])
-    written_now = result.command_tuples == 1
-    _after_write(room, params[0][:len(_CHANGED)], now, state, written_now)
-    return written_now
+    result = await loop_db.pool().run(key, statement, [pg_wire.text(p) for part in params for p in part])
+    # command_tuples: the rows the last of the chained statements wrote
+    return _written(room, params[0], now) if result.command_tuples == 1 else None
 
 
 async def load_on_loop(room_id: str) -> Room:
@@ -361,15 +223,12 @@ def _change_params(vendor: str, room: Room, event: dict[str, Any], now: datetime
     return params
 
 
-def _after_write(room: Room, room_params: list[Any], now: datetime, state: Any, written_now: bool) -> None:
-    """The room is at its new version and this process keeps the row, or (nothing written) forgets it."""
-    if not written_now:
-        written.forget(room.pk)
-        return
+def _written(room: Room, room_params: list[Any], now: datetime) -> Texts:
+    """The room is at its new version; its JSON columns' texts as written (the JSON parameters,
+    which come first, in ``_CHANGED``'s order, are the columns' texts on either backend)."""
     room.version, room.updated_at = room.version + 1, now
-    # The JSON parameters are the columns' texts on either backend: the copy keeps them.
-    written.remember(room, {f.attname: p for f, p in zip(_CHANGED, room_params, strict=True)
-                            if isinstance(f, JSONField) and p is not None}, state=state)
+    return {f.attname: p for f, p in zip(_CHANGED, room_params, strict=False)
+            if isinstance(f, JSONField) and p is not None}
 
 
 def insert(room: Room) -> None:
@@ -394,40 +253,18 @@ def _fetch_one(db: BaseDatabaseWrapper, statement: str, params: list[Any]) -> tu
     """One row, as psycopg would return it (a JSON column as its text, on both backends:
     Django's loader on PostgreSQL)."""
     if db.vendor == "postgresql":
-        return _binary_row(_run_prepared(db, "rooms_read_with_event", params, binary=True))
+        key, prepared = _PREPARED["rooms_read_with_event"]
+        return pg_wire.binary_row(pg_wire.run_prepared(db, key, prepared, params, binary=True))
     with db.cursor() as cursor:
         cursor.execute(statement, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
         return row
 
 
-def _binary_row(result: psycopg.pq.abc.PGresult) -> tuple[Any, ...] | None:
-    if result.ntuples == 0:
-        return None
-    return tuple(_value(result.ftype(i), result.get_value(0, i)) for i in range(result.nfields))
-
-
-_PREPARED = {name: (name.encode(), _numbered(text)) for name, text in (
+# Each prepared statement: its name on a connection, and its text with libpq's parameters.
+_PREPARED = {name: (name.encode(), pg_wire.numbered(text)) for name, text in (
     ("rooms_change", _ONE_STATEMENT), ("rooms_change_redoable", _ONE_STATEMENT_REDOABLE),
-("rooms_read_with_event", _READ_WITH_EVENT))}
-_Y2K = datetime(2000, 1, 1, tzinfo=UTC)  # PostgreSQL's binary times count microseconds from it
-
-
-def _value(oid: int, data: bytes | None) -> Any:
-    """A column's value from PostgreSQL's binary output, for the types of the rooms' columns."""
-    if data is None:
-        return None
-    if oid in (20, 23):  # bigint, integer
-        return int.from_bytes(data, "big", signed=True)
-    if oid in (114, 1043):  # json, varchar
-        return data.decode()
-    if oid == 3802:  # jsonb: a version byte, then the text
-        return data[1:].decode()
-    if oid == 1184:  # timestamptz
-        return _Y2K + timedelta(microseconds=int.from_bytes(data, "big", signed=True))
-    raise TypeError(f"no reading of PostgreSQL type {oid}")
-
-
+    ("rooms_read_with_event", _READ_WITH_EVENT))}
 Converter = Callable[[Any, Any, Any], Any]
 # Per backend: the room's columns that the ORM converts after reading (index, column,
 # converters), JSON columns aside (``jsontext.loads`` decodes those).
@@ -456,19 +293,16 @@ def _converted_columns(db: BaseDatabaseWrapper) -> list[tuple[int, Any, list[Con
 _JSON_COLUMNS = [i for i, f in enumerate(_ROOM) if f.attname in _ROOM_JSON_FIELDS]
 
 
-def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None]:
-    """The room and the event that made its version, in one query: what a process reads when
-    another one changed the room. The row read becomes this process's copy to change the room
-    from, as one it wrote would, so its own next change reads nothing more: a room played
-    across processes costs two round trips a change instead of four (bench/ws_load.py
-    --spread)."""
+def load_with_event(room_id: str) -> tuple[Room, dict[str, Any] | None, Texts]:
+    """The room, the event that made its version and its JSON columns' texts, in one query:
+    what a process reads when another one changed the room (cache.py keeps it)."""
     if "\x00" in room_id:
         raise _no_such_room()
     db = connections[DEFAULT_DB_ALIAS]
     return _room_with_event(db, _fetch_one(db, _READ_WITH_EVENT, [room_id]))
 
 
-async def load_with_event_on_loop(room_id: str) -> tuple[Room, dict[str, Any] | None]:
+async def load_with_event_on_loop(room_id: str) -> tuple[Room, dict[str, Any] | None, Texts]:
     """``load_with_event`` from the event loop: on PostgreSQL through the loop's own connections
     (games/rooms/loop_db.py), else on the rooms' threads."""
     if not loop_db.enabled():
@@ -476,11 +310,11 @@ async def load_with_event_on_loop(room_id: str) -> tuple[Room, dict[str, Any] | 
     if "\x00" in room_id:
         raise _no_such_room()
     key, statement = _PREPARED["rooms_read_with_event"]
-    result = await loop_db.pool().run(key, statement, [_text(room_id)], binary=True)
-    return _room_with_event(connections[DEFAULT_DB_ALIAS], _binary_row(result))
+    result = await loop_db.pool().run(key, statement, [pg_wire.text(room_id)], binary=True)
+    return _room_with_event(connections[DEFAULT_DB_ALIAS], pg_wire.binary_row(result))
 
 
-def _room_with_event(db: BaseDatabaseWrapper, row: tuple[Any, ...] | None) -> tuple[Room, dict[str, Any] | None]:
+def _room_with_event(db: BaseDatabaseWrapper, row: tuple[Any, ...] | None) -> tuple[Room, dict[str, Any] | None, Texts]:
     if row is None:
         raise _no_such_room()
     *values, event_text = row
@@ -496,5 +330,4 @@ def _room_with_event(db: BaseDatabaseWrapper, row: tuple[Any, ...] | None) -> tu
             values[i] = value
     room: Room = Room.from_db(DEFAULT_DB_ALIAS, _ROOM_FIELDS, values)
     event = jsontext.loads(event_text) if event_text is not None else None
-    written.remember(room, texts, read=True)
-    return room, event
+    return room, event, texts

@@ -151,7 +151,7 @@ def test_it_replays_exactly_and_survives_json_in_the_middle_of_a_round():
 
 
 def test_it_copies_a_game_through_its_rounds_as_json_would():
-    # A room's next change starts from copy() of the state it wrote (games/rooms/storage.py):
+    # A room's next change starts from copy() of the state its process keeps (games/rooms/cache.py):
     # a copy taken at any step plays on exactly as the state read back from JSON.
     state = tied_game()
     while not state.is_over:

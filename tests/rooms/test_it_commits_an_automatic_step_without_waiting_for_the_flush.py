@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Room, RoomEvent
-from games.rooms import registry, service, storage
+from games.rooms import cache, registry, service
 from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,7 +67,7 @@ def test_it_redoes_a_lost_automatic_step_the_same(settings):
     # What a crash before the step's WAL flush leaves: the row as it was before the step.
     Room.objects.filter(pk=room.id).update(**{k: v for k, v in before.items() if k != "id"})
     RoomEvent.objects.filter(room_id=room.id, version=stepped.version).delete()
-    storage.written.forget(room.id)
+    cache.forget(room.id)
 
     assert (room.id, before["due_at"]) in service.due_rooms(timezone.now())
     redone = service.run_step(room.id).room

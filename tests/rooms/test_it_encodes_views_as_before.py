@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.rooms import jsontext, registry, snapshots
+from games.rooms import cache, jsontext, registry
 
 STANDARD = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -48,7 +48,7 @@ def test_it_sends_every_view_as_the_standard_encoder_would_decode(game):
     checked = 0
     for state in states(game, seed=7):
         room = SimpleNamespace(id="not-kept", game=game, state=state.to_json(), version=1)
-        snap = snapshots.Snapshot(room=room, event=None)
+        snap = cache.Entry(room, {}, None)
         for seat in [None, *range(len(state.view(None).get("scores") or [0, 0]))]:
             assert same(json.loads(snap.view_text(seat)), json.loads(STANDARD(state.view(seat))))
             checked += 1

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from games.models import Room
-from games.rooms import snapshots
+from games.rooms import cache, state_messages
 from games.rooms.seats import Seat
 from tests.rooms.helpers import HIDDEN, close_all, connect, create_room, options, play_to_end, scan_messages, strings_in
 
@@ -74,9 +74,9 @@ def seeded_messages(game, opts, seed):
         room = Room(id="r", game=game, mode="friends", status="finished" if state.is_over else "playing",
                     options=parsed.to_json(), cpu_level=level, seed=seed, version=version,
                     state=state.to_json(), seats=copy.deepcopy(seats), cpus={})
-        snap = snapshots.Snapshot(room=room, event={"version": version, **event})
+        snap = cache.Entry(room, {}, event)
         for seat in [*range(players), None]:
-            text = snapshots.state_text(snap, [] if seat is None else [seat])
+            text = state_messages.state_text(snap, [] if seat is None else [seat])
             message = json.loads(text)
             # The text shares what the views have in common: it must say exactly this view.
             assert _canonical(message["view"]) == _canonical(state.view(seat))

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import allowed, registry, service, snapshots
+from games.rooms import allowed, cache, registry, service, state_messages
 from games.rooms.seats import seats_held_by
 from tests.rooms.helpers import steps_at_once
 
@@ -44,13 +44,13 @@ def no_delays(settings):
 
 def held_by(room: Room, token: str | None) -> list[int]:
     """The seats a connection with this token holds, as the consumer works them out."""
-    return seats_held_by(snapshots.Snapshot(room=room, event=None).seats,
+    return seats_held_by(cache.Entry(room, {}, None).seats,
                          service.hash_token(token) if token else None)
 
 
 def listed(room: Room, held: list[int]) -> dict:
     """``room.allowed`` of the state message this connection is sent."""
-    text = snapshots.state_text(snapshots.Snapshot(room=room, event=None), held)
+    text = state_messages.state_text(cache.Entry(room, {}, None), held)
     return json.loads(text)["room"]["allowed"]
 
 

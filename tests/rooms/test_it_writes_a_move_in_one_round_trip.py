@@ -10,6 +10,7 @@ connection: every exchange with the server ends with its ReadyForQuery message. 
 statements are the ones Django's connection executes."""
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 
@@ -19,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.finished import copies
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import registry, service, storage
+from games.rooms import cache, pg_wire, registry, service, storage
 from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,20 +107,22 @@ def test_it_reads_another_processes_change_in_one_round_trip_and_changes_on_from
     for _ in range(3):
         room = next_change(room, rng)().room
     # As after another process's change: this process holds no copy of the row it may change.
-    assert storage.written.copy(room.id) is not None
+    assert cache.copy(room.id) is not None
     storage.load_with_event(room.id)  # prepares the read on this connection (its first call parses it)
-    storage.written.forget(room.id)
+    cache.forget(room.id)
     last_event = RoomEvent.objects.get(room_id=room.id, version=room.version).event
 
     with database_calls() as calls:
-        read, event = storage.load_with_event(room.id)
+        read, event, _ = storage.load_with_event(room.id)
     assert calls.count == 1  # the row and its event together
     # Every JSON column decoded as the ORM would (the read is raw SQL on PostgreSQL).
     assert (read.version, read.state, read.session, event) == (
         room.version, room.state, room.session, last_event)
     assert Room.objects.get(pk=room.id).session == room.session is not None
 
-    # The row read is the copy the next change starts from: no read before the write.
+    # The row a notice of the change reads into this process's cache is the copy the next
+    # change starts from: no read before the write.
+    assert asyncio.run(cache.latest(room.id)).version == read.version
     with database_calls() as calls:
         room = next_change(read, rng)().room
     assert calls.count == expected()
@@ -135,7 +138,7 @@ def test_it_prepares_the_change_and_the_read_once_per_connection():
     room, token = service.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     service.hello(room.id, token, None)
-    storage.written.forget(room.id)
+    cache.forget(room.id)
     storage.load_with_event(room.id)
     prepared = [text for (text,) in connection.connection.execute(
         "SELECT statement FROM pg_prepared_statements WHERE NOT from_sql").fetchall()]
@@ -153,14 +156,13 @@ def test_it_prepares_nothing_where_the_connection_may_not():
     # Page requests borrow from a pool (DB_POOL_MAX): the connection may come back with what an
     # earlier test prepared on it, so it starts from none.
     connection.connection.execute("DEALLOCATE ALL")
-    storage._prepared.pop(connection.connection, None)
+    pg_wire._prepared.pop(connection.connection, None)
     connection.connection.prepare_threshold = None
     try:
         room, token = service.create_room("memory", "friends", {"cards": 24})
         service.join(room.id, None)
         service.hello(room.id, token, None)
-        storage.written.forget(room.id)
-        read, _ = storage.load_with_event(room.id)
+        read, _, _ = storage.load_with_event(room.id)
         assert read.version == Room.objects.get(pk=room.id).version == 3
         assert connection.connection.execute(
             "SELECT count(*) FROM pg_prepared_statements WHERE NOT from_sql").fetchone() == (0,)

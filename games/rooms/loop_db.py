@@ -27,6 +27,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg import pq
 
 from config.env import env_int
+from games.rooms import pg_wire
 
 
 def enabled() -> bool:
@@ -98,9 +99,7 @@ class LoopConnection:
             last = result
         if last is None:
             raise psycopg.OperationalError("the server sent no result")
-        if last.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
-            raise psycopg.errors.error_from_result(last, encoding=self.connection.info.encoding)
-        return last
+        return pg_wire.check(last, self.connection.info.encoding)
 
     def close(self) -> None:
         """Once only: after ``finish`` the socket's number may be another connection's."""

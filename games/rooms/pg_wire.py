@@ -66,16 +66,17 @@ def run_prepared(db: BaseDatabaseWrapper, key: bytes, statement: bytes, params: 
             result = pgconn.exec_params(statement, values, result_format=result_format)
         else:
             if key not in prepared:
-                _check(connection, pgconn.prepare(key, statement))
+                check(pgconn.prepare(key, statement), connection.info.encoding)
                 prepared.add(key)
             result = pgconn.exec_prepared(key, values, result_format=result_format)
-        _check(connection, result)
-        return result
+        return check(result, connection.info.encoding)
 
 
-def _check(connection: psycopg.Connection[Any], result: psycopg.pq.abc.PGresult) -> None:
+def check(result: psycopg.pq.abc.PGresult, encoding: str) -> psycopg.pq.abc.PGresult:
+    """The result, or the error it reports raised as psycopg raises it."""
     if result.status not in (psycopg.pq.ExecStatus.COMMAND_OK, psycopg.pq.ExecStatus.TUPLES_OK):
-        raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
+        raise psycopg.errors.error_from_result(result, encoding=encoding)
+    return result
 
 
 def binary_row(result: psycopg.pq.abc.PGresult) -> tuple[Any, ...] | None:

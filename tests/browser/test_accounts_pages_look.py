@@ -21,7 +21,8 @@ def sign_up(page, site) -> str:
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("form.account-form button[type=submit]")
-    page.wait_for_url(f"{site.url}/accounts/me/")
+    # The password is hashed as in production (PBKDF2): seconds on a busy machine.
+    page.wait_for_url(f"{site.url}/accounts/me/", timeout=60000)
     return name
 
 

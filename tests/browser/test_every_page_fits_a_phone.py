@@ -65,7 +65,8 @@ def sign_in(page, site):
     page.fill("#id_username", NAME)
     page.fill("#id_password", PASSWORD)
     page.click("form.account-form button[type=submit]")
-    page.wait_for_url(f"{site.url}/accounts/me/")
+    # The password is hashed as in production (PBKDF2): seconds on a busy machine.
+    page.wait_for_url(f"{site.url}/accounts/me/", timeout=60000)
 
 
 def test_no_page_scrolls_sideways_at_360_by_740(site, pages):

@@ -253,7 +253,8 @@ def test_gin_and_bozu_replays_show_every_card_and_fit_the_screen(seeded, pages, 
     page.fill("#id_username", "replayer")
     page.fill("#id_password", PASSWORD)
     page.click("form.account-form button[type=submit]")
-    page.wait_for_url(f"{seeded.url}/accounts/me/")
+    # The password is hashed as in production (PBKDF2): seconds on a busy machine.
+    page.wait_for_url(f"{seeded.url}/accounts/me/", timeout=60000)
     links = page.locator("a.replay-link")
     assert links.count() == 2
     for index in range(2):

@@ -3,7 +3,7 @@ session", kept in ``Room.session``, for a game whose GameSpec keeps one (``GameS
 games/specs.py; Memory's).
 
 Each finished game adds its engine's ``session_tally()`` (games/engines/base.py): per seat, its
-points to the seat's running total (stored and sent under the name the spec gives it, Memory's
+points to the seat's running total (stored and sent under the name its GameSpec gives it, Memory's
 "pairs": a tie-break round takes none, its cards are borrowed from the piles), and the points won
 against each other seat (``against``: Memory's pairs whose card that seat had turned up before);
 and a win for its winner (after any tie-break round; a draw is no one's win). The standings order

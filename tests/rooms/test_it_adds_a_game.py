@@ -116,7 +116,7 @@ async def test_it_plays_a_game_registered_from_its_spec_alone(toy_site, register
     try:
         final = await play(player, menu.level)
         seen = await watcher.wait_for(lambda s: s["room"]["status"] == "finished", 30)
-        # The spec keeps a session, and the room sums it from the engine's session_tally alone.
+        # The GameSpec keeps a session, and the room sums it from the engine's session_tally alone.
         await player.request("play_again")
         again = await play(player, menu.level)
         seen_again = await watcher.wait_for(lambda s: s["room"]["session"]["games"] == 2, 30)
@@ -137,7 +137,7 @@ async def test_it_plays_a_game_registered_from_its_spec_alone(toy_site, register
     assert session["games"] == 2 and final["room"]["session"]["games"] == 1
     won = [None if g["room"]["result"]["draw"] else g["room"]["result"]["winners"][0] for g in games]
     assert [(g["game"], g["winner"]) for g in session["played"]] == [(1, won[0]), (2, won[1])]
-    # Ranked by the running total of points (the cards shown), under the name the spec gives it.
+    # Ranked by the running total of points (the cards shown), under the name its GameSpec gives it.
     totals = [sum(g["view"]["cards"][seat] for g in games) for seat in (0, 1)]
     standings = session["standings"]
     assert {row["seat"]: (row["points"], row["wins"]) for row in standings} == {

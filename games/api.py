@@ -25,8 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import specs, verify
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
-from games.rooms import db, limits, replays, service
-from games.rooms.scheduler import scheduler
+from games.rooms import creation, limits, links, service
 from games.rooms.seats import Seat, seats_held_by
 from server.client_address import client_address
 
@@ -72,21 +71,19 @@ async def create_room(request):
         response["Retry-After"] = str(wait)
         return response
     try:
-        room, token = await db.call(service.create_room, body.get("game"), body.get("mode"),
-                                    body.get("options"), body.get("cpu_level"), body.get("origin"),
-                                    body.get("seed"), body.get("pace"))
+        room, token = await creation.create_room.on_loop(body.get("game"), body.get("mode"),
+                                                        body.get("options"), body.get("cpu_level"),
+                                                        body.get("origin"), body.get("seed"), body.get("pace"))
     except GameError as exc:
         return _error(503 if exc.code == ErrorCode.UNAVAILABLE else 400, exc.code, exc.message)
-    if room.due_at is not None:
-        scheduler.wake_at(room.id, room.due_at)
-    return JsonResponse({"room_id": room.id, "invite_url": service.invite_url(room.id), "seat": 0,
+    return JsonResponse({"room_id": room.id, "invite_url": links.invite_url(room.id), "seat": 0,
                          "seat_token": token, "version": room.version}, status=201)
 
 
 @require_GET
 async def room_summary(request, room_id):
     try:
-        room = await db.call(service.load, room_id)
+        room = await service.load.on_loop(room_id)
     except GameError as exc:
         return _error(404, exc.code, exc.message)
     return JsonResponse(service.summary(room))
@@ -98,16 +95,16 @@ async def _replay_file(request, room_id) -> dict | JsonResponse:
     once the game is over, when nothing in it is secret any more. Else the error to answer."""
     token = request.headers.get("X-Seat-Token", "")
     try:
-        room = await db.call(service.load, room_id)
+        room = await service.load.on_loop(room_id)
     except GameError as exc:
         return _error(404, exc.code, exc.message)
-    seats = seats_held_by([Seat.from_json(s) for s in room.seats], service.hash_token(token)) if token else []
+    seats = seats_held_by([Seat.from_json(s) for s in room.seats], links.hash_token(token)) if token else []
     if not seats:
         return _error(403, ErrorCode.NOT_A_PLAYER, "Only a player of this room, with their seat token, "
                                            "may download its replay.")
     if room.status != "finished" or not room.fairness:
         return _error(409, ErrorCode.GAME_NOT_OVER, "The replay can be downloaded once the game is over.")
-    return await db.call(replays.replay_file, room, seats)
+    return await service.replay_file.on_loop(room, seats)
 
 
 @require_GET

@@ -1,10 +1,10 @@
 import asyncio
 import functools
-import json
 import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from typing import ClassVar
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -16,12 +16,11 @@ from django.contrib.auth import get_user_model
 from games import metrics
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
-from games.rooms import cache, db, limits, service, state_messages
+from games.rooms import cache, limits, links, replies, service, state_messages
 from games.rooms.changes import Outcome
 from games.rooms.departures import departures
 from games.rooms.fanout import fanout
-from games.rooms.messages import message_type, parse
-from games.rooms.scheduler import announce
+from games.rooms.messages import HELD_SEATS_CHANGES, MESSAGES, message_type, parse
 from games.rooms.seats import seats_held_by
 from server.client_address import scope_client_address
 
@@ -83,11 +82,6 @@ class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):
                                   "message": "Send {\"type\": \"ping\"}."})
 
 
-HELD_SEATS_CHANGES = {"start": service.start, "leave": service.leave, "resign": service.resign,
-                      "play_again": service.play_again, "new_session": service.new_session,
-                      "let_cpu_play": service.let_cpu_play}
-
-
 def _user_id(scope) -> int | None:
     user = scope.get("user")
     if user is None or not user.is_authenticated:
@@ -111,6 +105,8 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
 
     # No channel of its own: games/rooms/fanout.py hands it the room's notices (``notice``).
     channel_layer_alias = None
+    # Each message type's handler, derived from MESSAGES below the class.
+    HANDLERS: ClassVar[dict[str, Callable[..., Awaitable[None]]]]
 
     async def connect(self):
         self.room_id = self.scope["url_route"]["kwargs"]["room_id"]
@@ -129,11 +125,14 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self.inbox: deque[Callable[[], Awaitable[None]]] = deque()  # frames to handle, in order
         self.working: asyncio.Task | None = None
         self.closed = False
+        # While it answers a request of its own, a connection holds the notices of the room's
+        # changes (its own among them) until its answer is sent: one state, not two.
+        self.answering = False
         await self.accept()
         try:
             await cache.latest(self.room_id)  # the room exists (and is cached from now on)
         except GameError as exc:
-            await self._send({"type": "error", "code": exc.code, "message": exc.message, "version": 0})
+            await self._send(replies.error(exc.code, exc.message, 0))
             await self._close_for(4404)
             return
         await fanout.watch(self.room_id, self)
@@ -169,9 +168,8 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     async def _change_of_room(self, change: Awaitable[Outcome],
                               counted: Callable[[Outcome], list[int]] = lambda outcome: []) -> Outcome:
         """A room change, run to its end even when this connection closes meanwhile: once sent
-        to the database it may commit, and then the room's other connections must hear of it
-        and the seats it ``counted`` this connection in must let it go. Only the wait is
-        cancelled."""
+        to the database it may commit (and the command then announces it), and the seats it
+        ``counted`` this connection in must let it go. Only the wait is cancelled."""
         running = asyncio.ensure_future(change)
         try:
             return await asyncio.shield(running)
@@ -182,9 +180,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
     def _changed_after_close(self, counted: Callable[[Outcome], list[int]], running: asyncio.Future) -> None:
         if running.cancelled() or running.exception() is not None:
             return  # nothing was written
-        outcome = running.result()
-        announce(outcome)
-        departures.record(self.room_id, counted(outcome))
+        departures.record(self.room_id, counted(running.result()))  # (the command announced it)
 
     # ---- incoming ---------------------------------------------------------------------------
 
@@ -242,9 +238,13 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             if not (schema.before_hello or self.greeted):
                 raise GameError("Send hello first.", ErrorCode.HELLO_REQUIRED)
             schema.check(message)
+            self.answering = True
             await self.HANDLERS[message["type"]](self, message, ref)
         except GameError as exc:
             await self._error(exc.code, exc.message, ref)
+        finally:
+            self.answering = False
+            self._catch_up()  # what changed meanwhile, beyond what the answer showed
 
     def _over_rate_limit(self) -> bool:
         """Counts every frame, refused ones included: over the limit when the last
@@ -255,7 +255,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         return full
 
     async def _ping(self, message, ref):
-        await self._send({"type": "pong", "version": self.sent_version, **_ref(ref)})
+        await self._send(replies.pong(self.sent_version, ref))
 
     async def _hello(self, message, ref):
         if self.greeted:
@@ -263,13 +263,12 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         token = message.get("token")
         last = message.get("last_version")
         user_id = await database_sync_to_async(_user_id)(self.scope)
-        outcome = await self._change_of_room(db.call(service.hello, self.room_id, token, user_id),
+        outcome = await self._change_of_room(service.hello.on_loop(self.room_id, token, user_id),
                                              lambda outcome: outcome.reply["seats"])
         self.greeted = True
         if token and outcome.reply["seats"]:  # a token holds seats
-            self.token, self.token_hash = token, service.hash_token(token)
+            self.token, self.token_hash = token, links.hash_token(token)
             self._hold(outcome.reply["seats"])
-        announce(outcome, self)
         if outcome.reply["bad_token"]:
             lost = outcome.reply["lost_seat"]
             await self._error(ErrorCode.BAD_TOKEN, "That token holds no seat in this room; you are a "
@@ -278,10 +277,9 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
             snap = await cache.latest(self.room_id, outcome.room.version)
             missed, resync = None, True
             if last is not None:
-                missed = await db.call(service.events_after, self.room_id, last, snap.version)
+                missed = await service.events_after.on_loop(self.room_id, last, snap.version)
                 resync = missed is None
             await self._send_state(snap, ref, missed=missed, resync=resync)
-        self._catch_up()  # changes noticed before hello was answered
 
     @metrics.timed_action
     async def _action(self, message, ref):
@@ -296,10 +294,10 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         user_id = await database_sync_to_async(_user_id)(self.scope)
         await self._take(ref, service.take_seat, self.room_id, message["seat"], user_id, self.seats)
 
-    async def _held_seats_change(self, message, ref):
-        """start, leave, resign, play_again, new_session, let_cpu_play: the service decides from
-        the seats held."""
-        await self._change(ref, HELD_SEATS_CHANGES[message["type"]], self.room_id, self.seats)
+    async def _held_seats(self, message, ref):
+        """start, leave, resign, play_again, new_session, let_cpu_play: the service's command of
+        the message's name decides from the seats held."""
+        await self._change(ref, HELD_SEATS_COMMANDS[message["type"]], self.room_id, self.seats)
 
     async def _new_link(self, message, ref):
         user_id = await database_sync_to_async(_user_id)(self.scope)
@@ -307,50 +305,27 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         if wait:
             await self._error(ErrorCode.TOO_MANY_ROOMS, limits.refusal(wait), ref, retry_after=wait)
             return
-        outcome = await self._change_of_room(db.call(service.new_link, self.room_id, self.seats))
+        outcome = await self._change_of_room(service.new_link.on_loop(self.room_id, self.seats))
         reply = outcome.reply
-        announce(outcome, self)
         self.sent_next_room = True
-        await self._send({"type": "next_room", "invite_url": service.invite_url(reply["room_id"]),
-                          "room_id": reply["room_id"], "seat": reply["seat"],
-                          "seat_token": reply["seat_token"], "version": outcome.room.version,
-                          **_ref(ref)})
+        await self._send(replies.next_room(reply["room_id"], outcome.room.version, seat=reply["seat"],
+                                           seat_token=reply["seat_token"], ref=ref))
         await self._send_latest(outcome.room.version, ref)
 
     async def _change(self, ref, command, *args):
         outcome = await self._change_of_room(command.on_loop(*args))
-        announce(outcome, self)
         await self._send_latest(outcome.room.version, ref)
 
-    async def _take(self, ref, function, *args):
+    async def _take(self, ref, command, *args):
         """join, take_seat: a new seat for this connection, with its new token; or its own seat
         taken back from the CPU (the token it holds it by stays, and the seat counted it already)."""
-        outcome = await self._change_of_room(db.call(function, *args), _newly_counted)
+        outcome = await self._change_of_room(command.on_loop(*args), _newly_counted)
         token = outcome.reply["token"]
         if token is not None:
-            self.token, self.token_hash = token, service.hash_token(token)
+            self.token, self.token_hash = token, links.hash_token(token)
             self._hold([outcome.reply["seat"]])
-        announce(outcome, self)
-        await self._send({"type": "joined", "seat": outcome.reply["seat"], "token": self.token,
-                          "version": outcome.room.version, **_ref(ref)})
+        await self._send(replies.joined(outcome.reply["seat"], self.token, outcome.room.version, ref))
         await self._send_latest(outcome.room.version, ref)
-
-    # One handler per message type of games/rooms/messages.py's MESSAGES, called with the
-    # message already checked against its schema.
-    HANDLERS = {
-        "hello": _hello,
-        "action": _action,
-        "join": _join,
-        "take_seat": _take_seat,
-        "start": _held_seats_change,
-        "leave": _held_seats_change,
-        "resign": _held_seats_change,
-        "play_again": _held_seats_change,
-        "new_session": _held_seats_change,
-        "new_link": _new_link,
-        "let_cpu_play": _held_seats_change,
-        "ping": _ping,
-    }
 
     # ---- outgoing ---------------------------------------------------------------------------
 
@@ -361,7 +336,7 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         self._catch_up()
 
     def _catch_up(self) -> None:
-        if (self.greeted and not self.closed and self.noticed_version > self.sent_version
+        if (self.greeted and not self.closed and not self.answering and self.noticed_version > self.sent_version
                 and (self.catching_up is None or self.catching_up.done())):
             self.catching_up = asyncio.get_running_loop().create_task(self._send_noticed())
 
@@ -396,16 +371,14 @@ class RoomConsumer(WithoutConnectionHop, AsyncWebsocketConsumer):
         await self._send_text(state_messages.state_text(snap, self.seats, ref, missed, resync))
         if snap.room.next_room and not self.sent_next_room:
             self.sent_next_room = True
-            await self._send({"type": "next_room", "invite_url": service.invite_url(snap.room.next_room),
-                              "room_id": snap.room.next_room, "version": snap.version})
+            await self._send(replies.next_room(snap.room.next_room, snap.version))
 
     @metrics.counted_error
     async def _error(self, code, message, ref, **fields):
-        await self._send({"type": "error", "code": code, "message": message,
-                          "version": self.sent_version, **fields, **_ref(ref)})
+        await self._send(replies.error(code, message, self.sent_version, ref, **fields))
 
     async def _send(self, message):
-        await self._send_text(json.dumps(message, separators=(",", ":")))
+        await self._send_text(replies.text(message))
 
     async def _send_text(self, text):
         try:
@@ -421,5 +394,7 @@ def _newly_counted(outcome: Outcome) -> list[int]:
     return [outcome.reply["seat"]] if outcome.reply["token"] is not None else []
 
 
-def _ref(ref):
-    return {"ref": ref} if ref is not None else {}
+# The service command of each held-seats message, and the handler of every message type: both
+# derived from games/rooms/messages.py's MESSAGES, the one list of what a client may send.
+HELD_SEATS_COMMANDS = {kind: getattr(service, kind) for kind in HELD_SEATS_CHANGES}
+RoomConsumer.HANDLERS = {kind: getattr(RoomConsumer, f"_{message.handler}") for kind, message in MESSAGES.items()}

@@ -17,14 +17,13 @@ from django.utils import timezone
 from games.engines.errors import ErrorCode
 from games.models import Room
 from games.rooms import registry
+from games.rooms.messages import ROOM_ACTIONS
 from games.rooms.pace import Turns
 from games.rooms.seats import Seat, take_refusal
 
 Refusal = tuple[ErrorCode, str]
 
 # In the order of docs/protocol.md's table of client messages.
-ROOM_ACTIONS = ("join", "take_seat", "start", "leave", "resign", "play_again", "new_session", "new_link",
-                "let_cpu_play")
 
 
 def holding(seats: list[Seat], held: Sequence[int]) -> list[int]:

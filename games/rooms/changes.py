@@ -7,17 +7,17 @@ change again on the new room (a client that named the version it acted on gets
 ``stale_version`` instead), so concurrent changes are never merged. A refusal is a
 ``GameError``; nothing is written.
 
-The commands themselves, and who may make them, are games/rooms/service.py's.
+The commands themselves, and who may make them, are games/rooms/service.py's; how they are
+called and announced, games/rooms/commands.py's.
 """
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
-from typing import Any, Generic, ParamSpec
+from typing import Any
 
 import psycopg
 from django.db import DatabaseError
@@ -112,7 +112,7 @@ class Outcome:
 @dataclass
 class Change:
     """A command's change to one room, not yet applied: ``apply`` runs it on the calling thread's
-    database connection, ``apply_on_loop`` from the event loop."""
+    database connection, ``apply_on_loop`` from the event loop (games/rooms/commands.py)."""
 
     room_id: str
     change: Callable[[Work], None]
@@ -217,26 +217,6 @@ async def apply_on_loop(change: Change) -> Outcome:
     except (DatabaseError, psycopg.Error):
         log.exception("database error while changing a room")
         raise GameError("The server cannot save right now; try again.", ErrorCode.UNAVAILABLE) from None
-
-
-P = ParamSpec("P")
-
-
-class Command(Generic[P]):
-    """A service command (games/rooms/service.py) that builds a ``Change`` from its arguments
-    and does nothing else (no I/O): ``command(...)`` applies it on this thread (the rooms'
-    threads, the HTTP API, tests), ``await command.on_loop(...)`` from the event loop."""
-
-    def __init__(self, build: Callable[P, Change]) -> None:
-        self.build = build
-        functools.update_wrapper(self, build)
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Outcome:
-        change = self.build(*args, **kwargs)
-        return apply(change.room_id, change.change, change.expected_version)
-
-    async def on_loop(self, *args: P.args, **kwargs: P.kwargs) -> Outcome:
-        return await apply_on_loop(self.build(*args, **kwargs))
 
 
 def settle(work: Work) -> None:

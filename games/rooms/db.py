@@ -27,4 +27,4 @@ def thread_count() -> int:
 
 
 threads = KeptConnections("rooms-db", thread_count)
-call = threads.call  # ``await db.call(service.act, ...)``
+call = threads.call  # ``await db.call(function, ...)``: what games/rooms/commands.py runs on the threads

@@ -30,7 +30,6 @@ from collections.abc import Iterable
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
 from games.rooms import service
-from games.rooms.scheduler import announce
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +63,7 @@ class Departures:
             while room_id in self._seats:
                 seats = self._seats.pop(room_id)
                 try:
-                    outcome = await service.disconnect.on_loop(room_id, seats)
+                    await service.disconnect.on_loop(room_id, seats)
                 except GameError as exc:
                     if exc.code == ErrorCode.ROOM_NOT_FOUND:
                         continue
@@ -73,7 +72,6 @@ class Departures:
                     log.exception("could not record closed connections; trying again")
                     self._seats.setdefault(room_id, []).extend(seats)
                 else:
-                    announce(outcome)
                     pause = FIRST_PAUSE
                     continue
                 await asyncio.sleep(pause * random.uniform(0.5, 1.5))  # writers of other processes spread out

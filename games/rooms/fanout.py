@@ -122,13 +122,14 @@ class Fanout:
                 del self._watchers[room_id]
         await self._sync_subscription(room_id)
 
-    def notify(self, room_id: str, version: int, origin: Watcher | None = None) -> None:
-        """A committed change: this process's watchers (but ``origin``, which answers for
-        itself) hear of it now; the other processes through Redis, without anybody here
-        waiting for Redis's answer. Notices only carry a version and a connection always sends
-        the newest state, so two notices that overtake each other on the way do no harm."""
+    def notify(self, room_id: str, version: int) -> None:
+        """A committed change: this process's watchers (the connection that made it among them:
+        it takes the notice once it has answered, games/consumers.py) hear of it now; the other
+        processes through Redis, without anybody here waiting for Redis's answer. Notices only
+        carry a version and a connection always sends the newest state, so two notices that
+        overtake each other on the way do no harm."""
         self._for_this_loop()
-        self._deliver(room_id, version, skip=origin)
+        self._deliver(room_id, version)
         if settings.REDIS_URL is None:
             return  # one process only: nobody else to tell
         if room_id in self._alone:
@@ -141,10 +142,9 @@ class Fanout:
         self._publishing.add(task)
         task.add_done_callback(self._publishing.discard)
 
-    def _deliver(self, room_id: str, version: int, skip: Watcher | None = None) -> None:
+    def _deliver(self, room_id: str, version: int) -> None:
         for watcher in list(self._watchers.get(room_id, ())):
-            if watcher is not skip:
-                watcher.notice(version)
+            watcher.notice(version)
 
     # ---- Redis --------------------------------------------------------------------------------
 

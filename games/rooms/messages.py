@@ -59,8 +59,15 @@ class Field:
 
 @dataclass(frozen=True)
 class MessageType:
+    """A message type: its fields, and where it goes. ``handler`` is the consumer's method
+    (games/consumers.py, ``RoomConsumer._<handler>``); ``held_seats`` ones call the service
+    command of the type's name with the seats the connection holds. A ``room_action`` is
+    listed in ``room.allowed`` while the service would accept it (games/rooms/allowed.py)."""
+
+    handler: str
     fields: tuple[Field, ...] = ()
     before_hello: bool = False  # may come before the connection's hello
+    room_action: bool = False
 
     def check(self, message: Mapping[str, Any]) -> None:
         for field in self.fields:
@@ -68,23 +75,28 @@ class MessageType:
 
 
 MESSAGES: dict[str, MessageType] = {
-    "hello": MessageType((Field("token", _token, "token must be a string or null."),
-                          Field("last_version", _version_count, "last_version must be a whole number or null.")),
-                         before_hello=True),
-    "action": MessageType((Field("seat", _whole_number, "seat must be a seat number."),
-                           Field("version", _whole_number, "version must be a whole number."),
-                           Field("action", _anything, "An action message needs an action.", required=True))),
-    "join": MessageType(),
-    "take_seat": MessageType((Field("seat", _whole_number, "take_seat needs a seat number.", required=True),)),
-    "start": MessageType(),
-    "leave": MessageType(),
-    "resign": MessageType(),
-    "play_again": MessageType(),
-    "new_session": MessageType(),
-    "new_link": MessageType(),
-    "let_cpu_play": MessageType(),
-    "ping": MessageType(before_hello=True),
+    "hello": MessageType("hello", (
+        Field("token", _token, "token must be a string or null."),
+        Field("last_version", _version_count, "last_version must be a whole number or null.")), before_hello=True),
+    "action": MessageType("action", (Field("seat", _whole_number, "seat must be a seat number."),
+                                     Field("version", _whole_number, "version must be a whole number."),
+                                     Field("action", _anything, "An action message needs an action.", required=True))),
+    "join": MessageType("join", room_action=True),
+    "take_seat": MessageType("take_seat", (
+        Field("seat", _whole_number, "take_seat needs a seat number.", required=True),), room_action=True),
+    "start": MessageType("held_seats", room_action=True),
+    "leave": MessageType("held_seats", room_action=True),
+    "resign": MessageType("held_seats", room_action=True),
+    "play_again": MessageType("held_seats", room_action=True),
+    "new_session": MessageType("held_seats", room_action=True),
+    "new_link": MessageType("new_link", room_action=True),
+    "let_cpu_play": MessageType("held_seats", room_action=True),
+    "ping": MessageType("ping", before_hello=True),
 }
+
+# The room actions, in the order ``room.allowed`` lists them.
+ROOM_ACTIONS = tuple(kind for kind, message in MESSAGES.items() if message.room_action)
+HELD_SEATS_CHANGES = tuple(kind for kind, message in MESSAGES.items() if message.handler == "held_seats")
 
 
 def message_type(kind: Any) -> MessageType:

@@ -4,7 +4,7 @@ Seats count their connections per server process (``Room.seats[i]["conns"]``, ke
 ``PROCESS_ID``). Each process keeps a row in ``ServerProcess`` and writes it every few seconds
 (``this_process.heartbeat``, from the scheduler's loop). A process that dies without closing
 its connections (SIGKILL, power loss) stops beating: ``dead_processes`` finds it and
-``service.sweep`` (a change of each room that counts one of its connections, so the service's
+``steps.sweep`` (a change of each room that counts one of its connections, so the service's
 to make) forgets those connections, using ``rooms_counting`` and then ``forget``.
 """
 from __future__ import annotations

@@ -5,8 +5,8 @@ step survives a restart. Every server process runs this loop: it wakes on an in-
 when one of its own changes sets a due time (the common case, so steps happen on time), and
 polls the database every ``POLL_SECONDS`` as the safety net (steps set by another process that
 died, or due while every server was down). The same loop writes this process's heartbeat and
-sweeps the connections of processes that stopped beating (``service.sweep``). Two processes
-that run the same step at once both compute it but only one can write it: ``service.run_step``
+sweeps the connections of processes that stopped beating (``steps.sweep``). Two processes
+that run the same step at once both compute it but only one can write it: ``steps.run_step``
 writes under the version check.
 """
 from __future__ import annotations
@@ -22,26 +22,12 @@ from django.utils import timezone
 
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
-from games.rooms import changes, db, processes, registry, service
-from games.rooms.fanout import Watcher, fanout
+from games.rooms import commands, db, processes, registry, steps
+from games.rooms.fanout import fanout
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 1.0
-
-
-def announce(outcome: changes.Outcome, origin: Watcher | None = None) -> None:
-    """The one announcement of a committed change (the service has committed when its call
-    returns; the consumers and this scheduler's steps and sweeps call this): tell the room's
-    connections the new version (nothing else, so nothing hidden ever leaves the process;
-    ``origin``, the connection that made the change, answers for itself) and time the room's
-    next step."""
-    if not outcome.changed:
-        return
-    room = outcome.room
-    fanout.notify(room.id, room.version, origin)
-    if room.due_at is not None:
-        scheduler.wake_at(room.id, room.due_at)
 
 
 class Scheduler:
@@ -57,6 +43,7 @@ class Scheduler:
         if self._task is None or self._loop is not loop or self._task.done():
             self._loop = loop
             self._timers.clear()
+            commands.set_alarm_clock(self.wake_at, loop)
             self._last_pass = loop.time()
             self._task = loop.create_task(self._poll())
 
@@ -87,12 +74,11 @@ class Scheduler:
         self._timers.pop(room_id, None)
         try:
             while True:
-                outcome = await service.run_step.on_loop(room_id)
+                outcome = await steps.run_step.on_loop(room_id)  # announced: its next step is timed
                 if not outcome.changed:
                     if outcome.room.due_at is not None:
                         self.wake_at(room_id, outcome.room.due_at)
                     return
-                announce(outcome)
                 due = outcome.room.due_at
                 if due is None or due > timezone.now():
                     return
@@ -112,7 +98,7 @@ class Scheduler:
                 if loop.time() >= next_beat:
                     next_beat = loop.time() + registry.heartbeat_interval()
                     await self._beat()
-                due = await db.call(service.due_rooms)
+                due = await steps.due_rooms.on_loop()
                 for room_id, _ in due:
                     if room_id not in self._running:
                         await self.run(room_id)
@@ -129,8 +115,7 @@ class Scheduler:
             fanout.close_every_connection()
         for process_id, last_seen in await db.call(processes.dead_processes):
             log.warning("server process %s stopped beating; its connections are gone", process_id)
-            for outcome in await db.call(service.sweep, process_id, last_seen):
-                announce(outcome)
+            await db.call(steps.sweep, process_id, last_seen)
 
 
 scheduler = Scheduler()

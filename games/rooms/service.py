@@ -1,132 +1,44 @@
 """The room service, the rooms' front door: the commands (every change to a room, and who may
-make it) and the reads the consumers, the HTTP API, the scheduler and ``accounts/`` call.
+make it) and the reads the consumers, the HTTP API and ``accounts/`` call. Creating a room is
+games/rooms/creation.py's; the scheduler's timed steps and sweeps are games/rooms/steps.py's.
 
-Each command is a ``change(work)`` function that ``changes.apply`` runs on the room and writes
-under a version check (games/rooms/changes.py). The commands that only build their change (a
-``changes.Command``: ``act``, ``run_step`` and the like) also run from the event loop, with
-``await service.act.on_loop(...)``: the consumers and the scheduler call them so, which on
-PostgreSQL writes through the loop's own connections (games/rooms/loop_db.py). Everything else
-is called on the rooms' threads, ``await games.rooms.db.call(service.hello, ...)``, or
-directly from a synchronous caller (the HTTP API). A refusal, the engine's or the service's,
-is a ``GameError`` (games/engines/base.py) with its code and message, and nothing is written.
+Each command builds a ``change(work)`` function that ``changes.apply`` runs on the room and
+writes under a version check (games/rooms/changes.py). Every command is a ``Command``
+(games/rooms/commands.py) with one calling convention, ``service.act(...)`` from synchronous
+code and ``await service.act.on_loop(...)`` from the event loop, and announces itself once
+committed: the caller never has to. A refusal, the engine's or the service's, is a
+``GameError`` (games/engines/base.py) with its code and message, and nothing is written.
 Which room actions a connection may send is games/rooms/allowed.py's rule, which ``Work.check``
 enforces. Seats count connections under this process's id (games/rooms/processes.py).
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
-import secrets
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from games import specs
 from games.engines.base import GameError
 from games.engines.errors import ErrorCode
 from games.models import Room
-from games.rooms import cache, changes, pace, processes, registry, replays, sessions, storage
-from games.rooms.changes import Outcome, Work
+from games.rooms import cache, changes, creation, links, pace, processes, replays, sessions, steps, storage
+from games.rooms.changes import Change, Outcome, Work
+from games.rooms.commands import Command, OnThreads, command
+from games.rooms.links import hash_token, new_token
 from games.rooms.processes import PROCESS_ID
 from games.rooms.seats import Seat, seats_held_by
 
 log = logging.getLogger(__name__)
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def new_room_id() -> str:
-    return secrets.token_urlsafe(16)  # 128 bits
-
-
-def invite_url(room_id: str) -> str:
-    return f"/r/{room_id}"
-
-
-# --------------------------------------------------------------------------------------------
-# Creating rooms.
-
-SEED_LIMIT = 2 ** 63  # seeds are 63-bit, as random ones are
-
-
-def create_room(game: Any, mode: Any, options: Any, cpu_level: Any = None, origin: Any = None,
-                seed: Any = None, room_pace: Any = None) -> tuple[Room, str]:
-    """Validates everything (the values come from a client's JSON), deals the first game and
-    returns the room and the creator's token. ``seed`` (a client tester's reproducible room; the
-    caller decides who may ask for one) fixes the deal, every later deal and the CPUs' choices;
-    ``None`` draws a random one. ``room_pace``: a friends room's pace (games/rooms/pace.py)."""
-    games = specs.names()
-    if game not in games:
-        raise GameError(f"game must be one of {', '.join(games)}.", ErrorCode.INVALID_GAME)
-    if mode not in specs.MODES:
-        raise GameError(f"mode must be one of {', '.join(specs.MODES)}.", ErrorCode.INVALID_MODE)
-    spec = registry.spec(game)
-    if mode not in spec.modes:
-        raise GameError(f"The {mode} mode is not offered for {game}.", ErrorCode.INVALID_MODE)
-    levels = spec.level_names
-    if cpu_level in (None, ""):
-        cpu_level = spec.cpu_default
-    if cpu_level not in levels:
-        raise GameError(f"cpu_level must be one of {', '.join(levels)}.", ErrorCode.INVALID_CPU_LEVEL)
-    if origin not in (None, "menu", "result", "new_link"):
-        raise GameError("origin must be menu, result or new_link.", ErrorCode.INVALID_OPTIONS)
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise GameError("options must be a JSON object.", ErrorCode.INVALID_OPTIONS)
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                             or not 0 <= seed < SEED_LIMIT):
-        raise GameError("seed must be a whole number from 0 to 2**63 - 1.", ErrorCode.INVALID_SEED)
-    room_pace = pace.check_pace(room_pace, mode)
-    engine = registry.engine(game)
-    if mode == "solo":
-        options = {**options, "players": 1}
-    try:
-        parsed = engine.parse_options(options)
-        players = parsed.to_json()["players"]
-        if mode == "local" and not 2 <= players:
-            raise GameError("Playing on one device needs 2 or more players.", ErrorCode.INVALID_OPTIONS)
-        if mode in ("cpu", "friends") and players < 2:
-            raise GameError(f"The {mode} mode needs 2 or more players.", ErrorCode.INVALID_OPTIONS)
-        if seed is None:
-            seed = secrets.randbits(63)
-        state = engine.new_game(parsed, seed)
-    except GameError as exc:
-        raise GameError(exc.message, ErrorCode.INVALID_OPTIONS) from None
-    token = new_token()
-    token_hash = hash_token(token)
-    if mode in ("local", "solo"):
-        seats = [Seat("human", token_hash) for _ in range(players)]
-    elif mode == "cpu":
-        seats = [Seat("human", token_hash)] + [Seat.for_cpu() for _ in range(players - 1)]
-    else:
-        seats = [Seat("human", token_hash)] + [Seat("none") for _ in range(players - 1)]
-    room = Room(id=new_room_id(), game=game, mode=mode, options=parsed.to_json(),
-                cpu_level=cpu_level, origin=origin or "", pace=room_pace,
-                status="waiting" if mode == "friends" else "playing",
-                version=1, seed=seed, state=state.to_json(), seats=[s.to_json() for s in seats], cpus={},
-                session=sessions.new_session(spec.name, players) if spec.session else None)
-    replays.begin(room, seed, room.version)
-    work = Work(room=room, now=timezone.now(), _state=state, state_changed=True)
-    changes.settle(work)
-    storage.insert(room)
-    return room, token
-
-
 # --------------------------------------------------------------------------------------------
 # Connections.
 
-def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
+@command(on_threads=True)
+def hello(room_id: str, token: str | None, user_id: int | None) -> Change:
     """A connection introduces itself: it holds the token's seats (reclaiming any the CPU took
     over), counts as connected there, and binds the signed-in user to them."""
     processes.this_process.ensure_registered()
@@ -151,7 +63,7 @@ def hello(room_id: str, token: str | None, user_id: int | None) -> Outcome:
         if held:
             work.mark({"type": "presence", "seats": held, "presence": "connected"})
 
-    return changes.apply(room_id, change)
+    return Change(room_id, change)
 
 
 def _lost_seat(seats: list[Seat], token_hash: str | None) -> dict[str, Any] | None:
@@ -163,8 +75,8 @@ def _lost_seat(seats: list[Seat], token_hash: str | None) -> dict[str, Any] | No
     return None
 
 
-@changes.Command
-def disconnect(room_id: str, seats_held: list[int]) -> changes.Change:
+@Command
+def disconnect(room_id: str, seats_held: list[int]) -> Change:
     """The connection closed; a seat left with no connection is away (CPU after the delay)."""
 
     def change(work: Work) -> None:
@@ -176,14 +88,14 @@ def disconnect(room_id: str, seats_held: list[int]) -> changes.Change:
                 away.append(i)
         work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
 
-    return changes.Change(room_id, change)
+    return Change(room_id, change)
 
 
 # --------------------------------------------------------------------------------------------
 # Requests from a connection. ``held`` is the seats the connection's token holds.
 
-@changes.Command
-def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: int | None = None) -> changes.Change:
+@Command
+def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: int | None = None) -> Change:
     """Plays a seat's action; ``action`` and ``seat`` are the client's JSON, checked here."""
     def change(work: Work) -> None:
         room = work.room
@@ -214,10 +126,11 @@ def act(room_id: str, held: list[int], action: Any, seat: Any = None, version: i
         work.set_state(state)
         work.mark({"type": "action", "seat": acting, "by": "human", "action": action})
 
-    return changes.Change(room_id, change, expected_version=version)
+    return Change(room_id, change, expected_version=version)
 
 
-def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
+@command(on_threads=True)
+def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Change:
     """Takes the lowest free seat for a connection that holds ``held`` (none, to be allowed)."""
     processes.this_process.ensure_registered()
 
@@ -232,7 +145,7 @@ def join(room_id: str, user_id: int | None, held: Sequence[int] = ()) -> Outcome
         if len(free) == 1:
             _start(work)
 
-    return changes.apply(room_id, change)
+    return Change(room_id, change)
 
 
 def _start(work: Work) -> None:
@@ -245,17 +158,18 @@ def _start(work: Work) -> None:
     work.set_state(work.state)
 
 
-@changes.Command
-def start(room_id: str, held: list[int]) -> changes.Change:
+@Command
+def start(room_id: str, held: list[int]) -> Change:
     def change(work: Work) -> None:
         work.check(held, "start")
         _start(work)
         work.mark({"type": "start"})
 
-    return changes.Change(room_id, change)
+    return Change(room_id, change)
 
 
-def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] = ()) -> Outcome:
+@command(on_threads=True)
+def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] = ()) -> Change:
     """Takes a seat the CPU plays (``seat``: a whole number, the message's schema says so) for a
     connection that holds ``held`` (none, to be allowed)."""
     processes.this_process.ensure_registered()
@@ -279,11 +193,11 @@ def take_seat(room_id: str, seat: int, user_id: int | None, held: Sequence[int] 
         work.reply.update(seat=seat, token=token)
         work.mark({"type": "take_seat", "seat": seat})
 
-    return changes.apply(room_id, change)
+    return Change(room_id, change)
 
 
-@changes.Command
-def leave(room_id: str, held: list[int]) -> changes.Change:
+@Command
+def leave(room_id: str, held: list[int]) -> Change:
     def change(work: Work) -> None:
         seats = work.check(held, "leave")
         for i in seats:
@@ -291,11 +205,11 @@ def leave(room_id: str, held: list[int]) -> changes.Change:
         work.set_state(work.state)  # the CPU takes the seat from here
         work.mark({"type": "leave", "seats": seats})
 
-    return changes.Change(room_id, change)
+    return Change(room_id, change)
 
 
-@changes.Command
-def resign(room_id: str, held: list[int]) -> changes.Change:
+@Command
+def resign(room_id: str, held: list[int]) -> Change:
     def change(work: Work) -> None:
         room = work.room
         loser = work.check(held, "resign")[0]
@@ -305,22 +219,22 @@ def resign(room_id: str, held: list[int]) -> changes.Change:
         room.step_at = None
         work.mark({"type": "resign", "seat": loser})
 
-    return changes.Change(room_id, change)
+    return Change(room_id, change)
 
 
-@changes.Command
-def play_again(room_id: str, held: list[int]) -> changes.Change:
+@Command
+def play_again(room_id: str, held: list[int]) -> Change:
     """A new game at the table; a Memory session goes on (``new_session`` starts one)."""
     return _new_game(room_id, held, "play_again")
 
 
-@changes.Command
-def new_session(room_id: str, held: list[int]) -> changes.Change:
+@Command
+def new_session(room_id: str, held: list[int]) -> Change:
     """The session's totals start again from nothing, with a new game (like play again)."""
     return _new_game(room_id, held, "new_session")
 
 
-def _new_game(room_id: str, held: list[int], kind: str) -> changes.Change:
+def _new_game(room_id: str, held: list[int], kind: str) -> Change:
     def change(work: Work) -> None:
         room = work.room
         work.check(held, kind)
@@ -337,167 +251,35 @@ def _new_game(room_id: str, held: list[int], kind: str) -> changes.Change:
         replays.begin(room, seed, replays.new_version(room))
         work.mark({"type": kind})
 
-    return changes.Change(room_id, change)
+    return Change(room_id, change)
 
 
-def new_link(room_id: str, held: list[int]) -> Outcome:
+@command(on_threads=True)
+def new_link(room_id: str, held: list[int]) -> Change:
     # Checked before the new room is made, so that a refusal makes none.
     room = storage.load(room_id)
     Work(room=room, now=timezone.now()).check(held, "new_link")
-    new_room, token = create_room(room.game, room.mode, room.options, room.cpu_level, "new_link")
+    new_room, token = creation.create_room(room.game, room.mode, room.options, room.cpu_level, "new_link")
 
     def change(work: Work) -> None:
         work.room.next_room = new_room.id
         work.reply.update(room_id=new_room.id, seat_token=token, seat=0)
         work.mark({"type": "new_link"})
 
-    return changes.apply(room_id, change)
+    return Change(room_id, change)
 
 
-# --------------------------------------------------------------------------------------------
-# Timed steps.
-
-def due_rooms(now: datetime | None = None, limit: int = 100) -> list[tuple[str, datetime]]:
-    now = now or timezone.now()
-    return list(Room.objects.filter(due_at__lte=now).order_by("due_at")
-                .values_list("id", "due_at")[:limit])
-
-
-@changes.Command
-def run_step(room_id: str) -> changes.Change:
-    """Does the room's one step that is due now, if any: a takeover, an automatic step or a CPU
-    move. Two processes may both try; the version check lets exactly one of them write."""
-
-    def change(work: Work) -> None:
-        room, now = work.room, work.now
-        if room.due_at is None or room.due_at > now or room.status != "playing":
-            return
-        delay = timedelta(seconds=registry.takeover_delay())
-        if room.mode == "friends":
-            for i, s in enumerate(work.seats):
-                at = s.takeover_at(delay)
-                if at is not None and at <= now:
-                    s.take_over()
-                    work.set_state(work.state)
-                    work.mark({"type": "takeover", "seat": i})
-                    return
-        turns = work.turns
-        if room.mode == "friends":
-            deadline = turns.deadline(room.game, room.pace, work.seats)
-            if deadline is not None and deadline <= now and turns.seat is not None:
-                _play_for(work, turns.seat)  # its time ran out
-                return
-            offer = None if turns.offered else turns.offer_at(room.pace, work.seats)
-            if offer is not None and offer <= now:
-                turns.offered = True  # room.allowed lists let_cpu_play from this version on
-                work.mark({"type": "room"})
-                return
-        if room.step_at is None or room.step_at > now:
-            return
-        state = work.state
-        step = state.pending_automatic()
-        if step:
-            state.apply_automatic()
-            work.set_state(state)
-            work.mark({"type": "automatic", "step": step})
-            work.redoable = True  # decided by the state alone (Gin's deals are seeded too)
-            return
-        seat = state.current_player
-        if seat is None or not (work.seats[seat].cpu or turns.covering(seat)):
-            room.step_at = None
-            work.changed = True
-            work.event = {"type": "room"}
-            return
-        action = _cpu_action(work, seat)
-        state.apply(seat, action)
-        if room.first_action_at is None:
-            room.first_action_at = now
-        work.set_state(state)
-        work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
-
-    return changes.Change(room_id, change)
-
-
-@changes.Command
-def let_cpu_play(room_id: str, held: list[int]) -> changes.Change:
+@Command
+def let_cpu_play(room_id: str, held: list[int]) -> Change:
     """Relaxed friends room: another seated player lets the CPU play the silent seat's turn."""
 
     def change(work: Work) -> None:
         work.check(held, "let_cpu_play")
         seat = work.turns.seat
         assert seat is not None  # the rule lets it through only while a person is to play
-        _play_for(work, seat)
+        steps.play_for(work, seat)
 
-    return changes.Change(room_id, change)
-
-
-def _play_for(work: Work, seat: int) -> None:
-    """The CPU plays the turn of ``seat``'s person from the seat's own view: its first action
-    now, the rest as a CPU's timed steps (``changes.next_step_at``), until the turn is over or
-    the person plays. The third such turn in a row hands the seat to the CPU (the holder takes
-    it back with ``take_seat``, or by connecting again)."""
-    room = work.room
-    if work.turns.cover(seat):
-        work.seats[seat].take_over()
-    state = work.state
-    action = _cpu_action(work, seat)
-    state.apply(seat, action)
-    if room.first_action_at is None:
-        room.first_action_at = work.now
-    work.set_state(state)
-    work.mark({"type": "action", "seat": seat, "by": "cpu", "action": action})
-
-
-def _cpu_action(work: Work, seat: int) -> dict[str, Any]:
-    room = work.room
-    cpu = registry.cpu_module(room.game)
-    raw = room.cpus.get(str(seat))
-    view = work.state.view(seat)
-    player = cpu.cpu_from_json(raw) if raw else cpu.make_cpu(
-        room.cpu_level, seat, replays.cpu_seed(room, seat), room.options)
-    if not raw:
-        player.observe(view)
-        replays.cpu_started(room, seat, room.version)  # it saw the state the change started from
-    try:
-        action: dict[str, Any] = player.choose(view)
-        room.cpus[str(seat)] = player.to_json()
-        return action
-    except GameError:
-        # A CPU that cannot decide must not stall the room: play the first legal action.
-        log.exception("CPU for %s could not choose; playing the first legal action", room.game)
-        first: dict[str, Any] = work.state.legal_actions(seat)[0]
-        return first
-
-
-# --------------------------------------------------------------------------------------------
-# Server processes (processes.py): a process that dies without closing its connections
-# (SIGKILL) stops beating, and the next sweep by any live process forgets its connections, so
-# their seats become disconnected and are taken over after the usual delay.
-
-def sweep(process_id: str, last_seen: datetime) -> list[Outcome]:
-    """Forgets a dead process's connections in every room that counts one, then its row. The
-    seats left without a connection are away since the process was last seen alive."""
-
-    def change(work: Work) -> None:
-        away = []
-        for i, s in enumerate(work.seats):
-            if not s.forget(process_id):
-                continue
-            work.changed = True
-            if s.went_away(last_seen.isoformat()):
-                away.append(i)
-        if work.changed:
-            work.mark({"type": "presence", "seats": away, "presence": "disconnected"})
-
-    outcomes = []
-    for room_id in processes.rooms_counting(process_id):
-        try:
-            outcomes.append(changes.apply(room_id, change))
-        except GameError as exc:
-            if exc.code != ErrorCode.ROOM_NOT_FOUND:
-                raise  # the row stays: the next sweep tries again
-    processes.forget(process_id)
-    return outcomes
+    return Change(room_id, change)
 
 
 # --------------------------------------------------------------------------------------------
@@ -516,27 +298,31 @@ def rooms_of_user(user_id: int) -> list[str]:
 
 def forget_user(room_id: str, user_id: int) -> Outcome:
     """The account is being deleted: its seats stay in the game (the token still plays them)
-    but name nobody, so a game they finish is recorded for nobody. No view or summary shows a
-    seat's user, so no connection needs a notice; the next change's carries the new version."""
-
-    def change(work: Work) -> None:
-        for s in work.seats:
-            if s.user == user_id:
-                s.user = None
-                work.mark({"type": "room"})
-
-    outcome = changes.apply(room_id, change)
+    but name nobody, so a game they finish is recorded for nobody."""
+    outcome = _unbind_user(room_id, user_id)
     # Written inside the deletion's transaction, which may yet roll back: keep no copy of a
     # version that might never be committed (a later write from it could pass the version check).
     cache.forget(room_id)
     return outcome
 
 
+@Command
+def _unbind_user(room_id: str, user_id: int) -> Change:
+    def change(work: Work) -> None:
+        for s in work.seats:
+            if s.user == user_id:
+                s.user = None
+                work.mark({"type": "room"})
+
+    return Change(room_id, change)
+
+
 # --------------------------------------------------------------------------------------------
 # Reading: the front door's names for what storage.py reads.
 
-load = storage.load  # the room as stored (the HTTP API, accounts' export)
-events_after = storage.events_after  # what a reconnecting connection missed (the consumer)
+load = OnThreads(storage.load)  # the room as stored (the HTTP API, accounts' export)
+events_after = OnThreads(storage.events_after)  # what a reconnecting connection missed (the consumer)
+replay_file = OnThreads(replays.replay_file)  # a seat's replay file (the HTTP API)
 
 
 def summary(room: Room) -> dict[str, Any]:
@@ -544,4 +330,4 @@ def summary(room: Room) -> dict[str, Any]:
     return {"room_id": room.id, "game": room.game, "mode": room.mode, "options": room.options,
             "cpu_level": room.cpu_level, "status": room.status, "pace": room.pace,
             "seats": pace.seats_with_clock(room, [Seat.from_json(s) for s in room.seats], timezone.now()),
-            "version": room.version, "invite_url": invite_url(room.id)}
+            "version": room.version, "invite_url": links.invite_url(room.id)}

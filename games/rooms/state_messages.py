@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.rooms import allowed, pace, replays, service, sessions
+from games.rooms import allowed, links, pace, replays, sessions
 from games.rooms.cache import Entry
 from games.rooms.jsontext import dumps
 
@@ -43,7 +43,7 @@ def _shared_room_text(entry: Entry) -> str:
             "seats": pace.seats_with_clock(room, entry.seats, timezone.now()),
             "result": room.result,
             "session": sessions.public(room.session, room.game),
-            "next_room": service.invite_url(room.next_room) if room.next_room else None,
+            "next_room": links.invite_url(room.next_room) if room.next_room else None,
             "fairness": replays.public(room),
         })
         entry.shared_room_text = shared[1:-1]

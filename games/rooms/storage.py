@@ -13,7 +13,7 @@ through the loop's own connections (loop_db.py), else on the rooms' threads (db.
 PostgreSQL the statements go straight through libpq (pg_wire.py).
 
 The commands (``service.py``) decide what a change is and never write a row themselves; the
-searches that only find rooms (``service.due_rooms``, ``service.rooms_of_user``,
+searches that only find rooms (``steps.due_rooms``, ``service.rooms_of_user``,
 ``processes.rooms_counting``) and the idle rooms' deletion (``cleanup.py``) query them too.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ from django.test import Client
 
 from accounts.deletion import DELETED_ACCOUNT
 from games.models import Room
-from games.rooms import service
+from games.rooms import creation, links, service
 from games.rooms.seats import Seat, seats_held_by
 from tests.rooms.conftest import make_site, two_process_backends
 from tests.rooms.helpers import close_all, connect, create_room, options, play_to_end
@@ -129,7 +129,7 @@ def database(sql: str, params: tuple = ()) -> list[tuple]:
 
 def test_deleting_an_account_in_the_admin_leaves_no_trace_either(alice):
     operator = User.objects.create_superuser("operator", password=PASSWORD)
-    room, token = service.create_room("bozu", "cpu", {"players": 2}, "easy")
+    room, token = creation.create_room("bozu", "cpu", {"players": 2}, "easy")
     service.hello(room.id, token, alice.id)
     laptop = Client()
     laptop.force_login(alice)
@@ -148,7 +148,7 @@ def test_deleting_an_account_in_the_admin_leaves_no_trace_either(alice):
     seat = Room.objects.get(pk=room.id).seats[0]
     assert (seat["holder"], seat["user"]) == ("human", None)  # still the token's seat
     stored = Room.objects.get(pk=room.id).seats
-    assert seats_held_by([Seat.from_json(s) for s in stored], service.hash_token(token)) == [0]
+    assert seats_held_by([Seat.from_json(s) for s in stored], links.hash_token(token)) == [0]
     # What the operators did stays in their log, without the account's name or id.
     assert sorted(LogEntry.objects.filter(user=operator).values_list("action_flag", "object_repr")) == [
         (CHANGE, DELETED_ACCOUNT), (DELETION, DELETED_ACCOUNT)]

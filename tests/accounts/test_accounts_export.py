@@ -6,15 +6,15 @@ from django.test import Client
 
 from accounts.sessions import Session
 from games.models import Room
-from games.rooms import service
+from games.rooms import creation, service
 
 
 def test_the_export_holds_the_rooms_the_player_sits_in_and_no_secret(alice, make_user):
     bob = make_user("bob")
-    room, token = service.create_room("bozu", "friends", {"players": 2}, "easy")
+    room, token = creation.create_room("bozu", "friends", {"players": 2}, "easy")
     service.hello(room.id, token, alice.id)
     joined = service.join(room.id, bob.id)
-    other_room, other_token = service.create_room("gin", "cpu", {"target": 25}, "normal")
+    other_room, other_token = creation.create_room("gin", "cpu", {"target": 25}, "normal")
     service.hello(other_room.id, other_token, bob.id)   # bob's alone: not alice's
     client = Client()
     client.force_login(alice)

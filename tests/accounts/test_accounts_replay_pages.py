@@ -183,16 +183,16 @@ def test_the_export_holds_the_share_link_and_deletion_takes_it(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_result_screens_link_finds_the_players_record_of_the_rooms_game(alice, bob, monkeypatch):
-    from games.rooms import registry, service
+    from games.rooms import creation, registry, service, steps
     monkeypatch.setattr(registry, "cpu_delay", lambda game: 0.0)
-    room, token = service.create_room("bozu", "cpu", {"players": 2}, None)
+    room, token = creation.create_room("bozu", "cpu", {"players": 2}, None)
     service.hello(room.id, token, alice.id)
     assert signed_in(alice).get(f"/replays/room/{room.id}/").status_code == 404  # not over yet
     while (room := service.load(room.id)).status != "finished":
         if registry.engine("bozu").State.from_json(room.state).current_player == 0:
             service.act(room.id, [0], {"type": "flip"})
         else:
-            service.run_step(room.id)
+            steps.run_step(room.id)
     record = GameRecord.objects.get(user=alice)
     response = signed_in(alice).get(f"/replays/room/{room.id}/")
     assert response.status_code == 302 and response["Location"] == f"/replays/{record.pk}/"

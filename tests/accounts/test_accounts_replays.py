@@ -14,7 +14,7 @@ from accounts.models import GameRecord
 from games.finished import operators_copy
 from games.models import Room, RoomEvent
 from games.replay import states
-from games.rooms import registry, replays, service
+from games.rooms import creation, registry, replays, service, steps
 from games.signals import game_finished
 from games.verify import check
 
@@ -40,7 +40,7 @@ def sent_records():
 def play_to_the_end(game: str, options: dict, user_id: int | None, resign_after: int | None = None) -> Room:
     """Seat 0 (a person, signed in as ``user_id``) plays its first legal action each turn
     against the CPU, in process, until the game is over (or it resigns after some moves)."""
-    room, token = service.create_room(game, "cpu", options, None)
+    room, token = creation.create_room(game, "cpu", options, None)
     service.hello(room.id, token, user_id)
     moves = 0
     while (room := service.load(room.id)).status != "finished":
@@ -51,7 +51,7 @@ def play_to_the_end(game: str, options: dict, user_id: int | None, resign_after:
             service.act(room.id, [0], state.legal_actions(0)[0])
             moves += 1
         else:
-            service.run_step(room.id)
+            steps.run_step(room.id)
     return room
 
 
@@ -123,7 +123,7 @@ def test_a_cpu_that_took_a_seat_mid_game_is_checked_from_its_first_view(alice, m
     """Bob leaves a friends game of Memory after a few moves: the CPU that plays his seat from
     then on remembers only what it saw from then, and the replay checks each of its moves so."""
     bob, carol = make_user("bob"), make_user("carol")
-    room, token = service.create_room("memory", "friends", {"players": 3, "cards": 24}, "hard")
+    room, token = creation.create_room("memory", "friends", {"players": 3, "cards": 24}, "hard")
     service.hello(room.id, token, alice.id)
     service.join(room.id, bob.id)
     service.join(room.id, carol.id)
@@ -138,7 +138,7 @@ def test_a_cpu_that_took_a_seat_mid_game_is_checked_from_its_first_view(alice, m
             service.act(room.id, [seat], state.legal_actions(seat)[0])
             moves += 1
         else:
-            service.run_step(room.id)
+            steps.run_step(room.id)
     replay = GameRecord.objects.get(user=alice).replay
     ((cpu_seat, from_step),) = replay["cpus"]
     assert cpu_seat == 1 and from_step > 0
@@ -161,7 +161,7 @@ def test_play_again_commits_to_a_new_seed_and_salt(alice, no_delays):
         if state.current_player == 0:
             service.act(room.id, [0], {"type": "flip"})
         else:
-            service.run_step(room.id)
+            steps.run_step(room.id)
     second, earlier = GameRecord.objects.filter(user=alice).order_by("-id")
     assert (earlier.replay["seed"], second.replay["seed"]) == (first.fairness["seed"], again.fairness["seed"])
     file = replays.replay_file(room, [0])

@@ -11,7 +11,7 @@ from django.test import Client
 from accounts.models import GameRecord
 from games.cpu.memory import make_cpu
 from games.replay import apply_entry, new_state
-from games.rooms import registry, service
+from games.rooms import creation, registry, service, steps
 
 OPTIONS = {"players": 2, "cards": 24, "jokers": False, "match": "rank", "one_flip": False}
 
@@ -86,14 +86,14 @@ def test_a_game_played_in_a_room_is_reviewed_from_its_record(alice, game, option
     """The record the rooms service keeps (automatic steps, CPU seats and all) is reviewed."""
     monkeypatch.setattr(registry, "cpu_delay", lambda game: 0.0)
     monkeypatch.setattr(registry, "automatic_delay", lambda game, step: 0.0)
-    room, token = service.create_room(game, "cpu", options, None)
+    room, token = creation.create_room(game, "cpu", options, None)
     service.hello(room.id, token, alice.id)
     while (room := service.load(room.id)).status != "finished":
         state = registry.engine(game).State.from_json(room.state)
         if state.current_player == 0:
             service.act(room.id, [0], state.legal_actions(0)[0])
         else:
-            service.run_step(room.id)
+            steps.run_step(room.id)
     record = GameRecord.objects.get(user=alice)
     client = Client()
     client.force_login(alice)

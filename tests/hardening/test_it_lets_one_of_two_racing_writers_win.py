@@ -10,7 +10,7 @@ from django.db import connection
 
 from games.engines.base import GameError
 from games.models import Room, RoomEvent
-from games.rooms import changes, service, storage
+from games.rooms import changes, creation, links, registry, service, storage
 from games.rooms.seats import Seat, seats_held_by
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,8 +56,8 @@ def race(monkeypatch, *calls):
 
 def memory_room():
     """A two-seat room on one device; returns it and the seat to play (the engine decides)."""
-    room, _ = service.create_room("memory", "local", {"players": 2, "cards": 24})
-    state = service.registry.engine("memory").State.from_json(room.state)
+    room, _ = creation.create_room("memory", "local", {"players": 2, "cards": 24})
+    state = registry.engine("memory").State.from_json(room.state)
     return room, state.current_player
 
 
@@ -85,7 +85,7 @@ def test_it_refuses_the_loser_that_named_the_version(monkeypatch, same_card):
     assert after.version == v + 1
     event = RoomEvent.objects.get(room_id=room.id, version=v + 1).event
     assert event == applied[0].event
-    state = service.registry.engine("memory").State.from_json(after.state)
+    state = registry.engine("memory").State.from_json(after.state)
     assert len(state.face_down()) == 23  # exactly one card turned
 
 
@@ -104,7 +104,7 @@ def test_it_rechecks_the_loser_against_the_winners_room(monkeypatch):
 
 
 def test_it_gives_the_last_seat_to_one_of_two_joiners(monkeypatch):
-    room, _ = service.create_room("gin", "friends", {})
+    room, _ = creation.create_room("gin", "friends", {})
     results = race(monkeypatch, lambda: service.join(room.id, None),
                    lambda: service.join(room.id, None))
     joined = [r for r in results if isinstance(r, changes.Outcome)]
@@ -112,4 +112,4 @@ def test_it_gives_the_last_seat_to_one_of_two_joiners(monkeypatch):
     assert len(joined) == 1 and [r.code for r in refused] == ["no_free_seat"]
     after = check_consistent(room.id)
     assert after.status == "playing" and after.version == room.version + 1
-    assert seats_held_by([Seat.from_json(s) for s in after.seats], service.hash_token(joined[0].reply["token"])) == [1]
+    assert seats_held_by([Seat.from_json(s) for s in after.seats], links.hash_token(joined[0].reply["token"])) == [1]

@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Room, RoomEvent
-from games.rooms import cache, registry, service
+from games.rooms import cache, creation, registry, service, steps
 from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def memory_room(settings) -> Room:
     settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
-    room, token = service.create_room("memory", "friends", {"cards": 24})
+    room, token = creation.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     return service.hello(room.id, token, None).room
 
@@ -43,7 +43,7 @@ def test_it_relaxes_only_the_automatic_steps(settings):
     while room.status == "playing":
         kind = "conceal" if pending(room) else "flip"
         with protocol_trace() as messages:
-            room = service.run_step(room.id).room if kind == "conceal" else flip(room, rng)
+            room = steps.run_step(room.id).room if kind == "conceal" else flip(room, rng)
         kind = "finishing" if room.status == "finished" else kind
         # set_config returns the setting's new value in the change's one row.
         relaxed[kind].append(any("'off'" in m for m in messages if message_type(m) == "DataRow"))
@@ -61,7 +61,7 @@ def test_it_redoes_a_lost_automatic_step_the_same(settings):
     while not pending(room):
         room = flip(room, rng)
     before = Room.objects.filter(pk=room.id).values().get()
-    stepped = service.run_step(room.id).room
+    stepped = steps.run_step(room.id).room
     step_event = RoomEvent.objects.get(room_id=room.id, version=stepped.version).event
 
     # What a crash before the step's WAL flush leaves: the row as it was before the step.
@@ -69,8 +69,8 @@ def test_it_redoes_a_lost_automatic_step_the_same(settings):
     RoomEvent.objects.filter(room_id=room.id, version=stepped.version).delete()
     cache.forget(room.id)
 
-    assert (room.id, before["due_at"]) in service.due_rooms(timezone.now())
-    redone = service.run_step(room.id).room
+    assert (room.id, before["due_at"]) in steps.due_rooms(timezone.now())
+    redone = steps.run_step(room.id).room
     assert (redone.version, redone.state) == (stepped.version, stepped.state)
     # In a friends room the step begins the next seat's turn, and the relaxed pace's offer to
     # let the CPU play it is due a wait after that (games/rooms/pace.py): after the redo, then.

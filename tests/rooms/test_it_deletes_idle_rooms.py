@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import GameRecord
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import service
+from games.rooms import creation, service
 from games.rooms.cleanup import delete_idle_rooms
 from games.tasks import delete_idle_rooms_task
 from server import hourly_buffer
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def finished_bozu(user=None, disconnect=True) -> str:
-    room, token = service.create_room("bozu", "local", {"players": 2})
+    room, token = creation.create_room("bozu", "local", {"players": 2})
     held = service.hello(room.id, token, user.pk if user else None).reply["seats"]
     while service.load(room.id).status != "finished":
         service.act(room.id, held, {"type": "flip"})
@@ -41,7 +41,7 @@ def delete_at(moment) -> int:
 
 def test_rooms_idle_a_day_are_deleted_with_their_events():
     finished = finished_bozu()
-    waiting, _ = service.create_room("gin", "friends", {"target": 25})
+    waiting, _ = creation.create_room("gin", "friends", {"target": 25})
     never_started = waiting.id
     assert RoomEvent.objects.filter(room_id=finished).count() > 100
     a_day_later = last_change() + timedelta(hours=24)
@@ -57,7 +57,7 @@ def test_rooms_idle_a_day_are_deleted_with_their_events():
 
 def test_a_room_with_a_connection_open_or_a_step_due_is_kept():
     open_tab = finished_bozu(disconnect=False)
-    cpu_turn, _ = service.create_room("bozu", "cpu", {"players": 2}, "easy")
+    cpu_turn, _ = creation.create_room("bozu", "cpu", {"players": 2}, "easy")
     Room.objects.filter(pk=cpu_turn.id).update(due_at=timezone.now())  # a CPU move due
     idle = finished_bozu()
     assert delete_at(last_change() + timedelta(days=2)) == 1

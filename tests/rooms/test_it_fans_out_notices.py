@@ -1,5 +1,5 @@
 """games/rooms/fanout.py: a change reaches every connection of the room once, in this process
-directly and in the other processes through Redis pub/sub; the mover is not told its own move."""
+directly and in the other processes through Redis pub/sub."""
 import asyncio
 
 import pytest
@@ -11,17 +11,17 @@ from tests.rooms.helpers import Watcher, wait_for
 
 
 @override_settings(REDIS_URL=None)
-async def test_it_tells_this_process_connections_but_the_mover():
+async def test_it_tells_this_process_connections_of_the_room():
     fanout = Fanout("p1")
     mover, other, elsewhere = Watcher(), Watcher(), Watcher()
     await fanout.watch("room-a", mover)
     await fanout.watch("room-a", other)
     await fanout.watch("room-b", elsewhere)
-    fanout.notify("room-a", 7, origin=mover)
-    assert (mover.notices, other.notices, elsewhere.notices) == ([], [7], [])
+    fanout.notify("room-a", 7)
+    assert (mover.notices, other.notices, elsewhere.notices) == ([7], [7], [])
     await fanout.unwatch("room-a", other)
     fanout.notify("room-a", 8)
-    assert (mover.notices, other.notices) == ([8], [7])
+    assert (mover.notices, other.notices) == ([7, 8], [7])
 
 
 @pytest.mark.services
@@ -34,12 +34,12 @@ async def test_it_tells_the_other_processes_through_redis_once():
     await one.watch("room-x", here)
     await two.watch("room-x", there)
     await two.watch("room-y", not_watching)
-    one.notify("room-x", 3, origin=mover)
+    one.notify("room-x", 3)
     await wait_for(lambda: there.notices == [3])
     two.notify("room-x", 4)
-    await wait_for(lambda: here.notices == [3, 4] and mover.notices == [4])
+    await wait_for(lambda: here.notices == [3, 4] and mover.notices == [3, 4])
     await asyncio.sleep(0.2)  # time for a duplicate to arrive, if one were sent
-    assert (mover.notices, here.notices, there.notices, not_watching.notices) == ([4], [3, 4], [3, 4], [])
+    assert (mover.notices, here.notices, there.notices, not_watching.notices) == ([3, 4], [3, 4], [3, 4], [])
 
     await two.unwatch("room-x", there)
     one.notify("room-x", 5)
@@ -62,7 +62,7 @@ async def test_it_keeps_an_alone_rooms_notices_off_redis_until_another_process_w
     # Once Redis answers that only this process heard a notice, the next ones stay here; this
     # process's own connections still hear every one.
     for version in range(1, 31):
-        one.notify("room-q", version, origin=mover)
+        one.notify("room-q", version)
         await asyncio.sleep(0.02)
     assert here.notices == list(range(1, 31))
     assert "30" not in published and published, published
@@ -71,9 +71,9 @@ async def test_it_keeps_an_alone_rooms_notices_off_redis_until_another_process_w
     # version it kept back first, so the newcomer misses nothing.
     await two.watch("room-q", there)
     await wait_for(lambda: there.notices[-1:] == [30])
-    one.notify("room-q", 31, origin=mover)
+    one.notify("room-q", 31)
     await wait_for(lambda: there.notices[-1:] == [31])
     two.notify("room-q", 32)
-    await wait_for(lambda: here.notices[-1:] == [32] and mover.notices == [32])
+    await wait_for(lambda: here.notices[-1:] == [32] and mover.notices[-1:] == [32])
     await asyncio.sleep(0.2)  # time for a duplicate to arrive, if one were sent
     assert there.notices == [30, 31, 32]

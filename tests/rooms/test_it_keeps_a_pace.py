@@ -12,7 +12,7 @@ import pytest
 from config.env import ConfigError, env_positive_float
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import allowed, pace, service
+from games.rooms import allowed, creation, pace, service, steps
 from games.rooms.pace import IN_A_ROW, Turns
 from games.rooms.seats import Seat
 from tests.rooms import helpers
@@ -120,13 +120,13 @@ def test_a_holder_may_take_its_own_seat_back_from_the_cpu():
 
 @pytest.mark.django_db
 def test_only_a_friends_room_has_a_pace():
-    made, _token = service.create_room("gin", "friends", {}, room_pace="quick")
+    made, _token = creation.create_room("gin", "friends", {}, room_pace="quick")
     assert made.pace == "quick"
-    assert service.create_room("gin", "friends", {})[0].pace == "relaxed"
-    assert service.create_room("gin", "cpu", {}, room_pace="relaxed")[0].pace == "relaxed"
+    assert creation.create_room("gin", "friends", {})[0].pace == "relaxed"
+    assert creation.create_room("gin", "cpu", {}, room_pace="relaxed")[0].pace == "relaxed"
     for mode, bad in (("friends", "fast"), ("friends", 1), ("cpu", "quick")):
         with pytest.raises(GameError) as refused:
-            service.create_room("gin", mode, {}, room_pace=bad)
+            creation.create_room("gin", mode, {}, room_pace=bad)
         assert refused.value.code == "invalid_pace"
 
 
@@ -138,7 +138,7 @@ def test_a_seat_the_cpu_mostly_played_is_unfinished_for_its_person(django_user_m
     from games.rooms import changes
 
     green = django_user_model.objects.create_user("green")
-    made, _token = service.create_room("bozu", "friends", {"players": 2}, room_pace="quick")
+    made, _token = creation.create_room("bozu", "friends", {"players": 2}, room_pace="quick")
     work = changes.Work(room=made, now=NOW)
     work.seats[1] = Seat("human", "1" * 64, user=green.id)
     work.turns.played, work.turns.cpu = [10, 10], [5, 6]  # Green's: 6 of 10 by the CPU
@@ -156,7 +156,7 @@ def cpu_turn_after_the_deadline(game, options):
     """A friends room under a normal clock whose seat to play has been silent past its
     deadline: the actions the CPU plays for that seat, one timed step after another, until its
     turn is over; and the room's turns then."""
-    made, creator = service.create_room(game, "friends", options, room_pace="normal")
+    made, creator = creation.create_room(game, "friends", options, room_pace="normal")
     service.hello(made.id, creator, None)
     service.join(made.id, None)  # the last free seat: play begins
     room = Room.objects.get(pk=made.id)
@@ -164,7 +164,7 @@ def cpu_turn_after_the_deadline(game, options):
     late = (datetime.now(UTC) - timedelta(seconds=pace.turn_seconds(game, "normal") + 1)).isoformat()
     Room.objects.filter(pk=made.id).update(turns={**room.turns, "since": late}, due_at=datetime.now(UTC))
     played = []
-    while (event := service.run_step(made.id).event) and event.get("by") == "cpu" and event["seat"] == silent:
+    while (event := steps.run_step(made.id).event) and event.get("by") == "cpu" and event["seat"] == silent:
         played.append(event["action"]["type"])
     return silent, played, Turns.from_json(Room.objects.get(pk=made.id).turns, 2)
 

@@ -130,3 +130,21 @@ async def test_it_lets_the_cpu_move_before_the_creators_hello_and_lists_it_in_mi
     assert missed[0]["type"] == "action" and (missed[0]["seat"], missed[0]["by"]) == (1, "cpu")
     assert missed[0]["action"]["type"] in ("take_upcard", "pass")
     await red.close()
+
+
+async def test_it_sends_a_connection_each_version_once_its_own_moves_included(site):
+    """The mover's connection hears of its own change like every other (games/rooms/fanout.py)
+    but holds the notice until it has answered: one state per version, the answer with its ref."""
+    created = create_room(site.url_for(0), "memory", "solo", {"cards": 24})
+    conn = await connect(site.url_for(0), created["room_id"], created["seat_token"])
+    for _ in range(4):  # four turns: each a flip, a flip, then the server's conceal
+        for _ in range(2):
+            legal = conn.state["view"]["legal_actions"]
+            answer = await conn.request("action", action=random.choice(legal))
+            assert answer["type"] == "state" and answer["event"]["type"] == "action"
+        await conn.wait_for(lambda s: s["view"]["pending"] is None, 10)
+    await asyncio.sleep(0.3)  # time for a second copy of the last state to arrive, if one were sent
+    await conn.close()
+    versions = [m["version"] for m in conn.messages if m["type"] == "state"]
+    assert len(versions) == len(set(versions)), versions
+    assert versions == sorted(versions)

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games.engines.base import GameError
 from games.models import Room
-from games.rooms import allowed, cache, registry, service, state_messages
+from games.rooms import cache, creation, links, registry, service, state_messages, steps
+from games.rooms.messages import ROOM_ACTIONS
 from games.rooms.seats import seats_held_by
 from tests.rooms.helpers import steps_at_once
 
@@ -38,14 +39,14 @@ TRIES = {
 @pytest.fixture(autouse=True)
 def no_delays(settings):
     # Every timed step (a CPU's move, Memory's conceal, a takeover) is due at once; nothing runs
-    # it but the test (service.run_step), so each room is exactly where the test left it.
+    # it but the test (steps.run_step), so each room is exactly where the test left it.
     steps_at_once(settings)
 
 
 def held_by(room: Room, token: str | None) -> list[int]:
     """The seats a connection with this token holds, as the consumer works them out."""
     return seats_held_by(cache.Entry(room, {}, None).seats,
-                         service.hash_token(token) if token else None)
+                         links.hash_token(token) if token else None)
 
 
 def listed(room: Room, held: list[int]) -> dict:
@@ -57,7 +58,7 @@ def listed(room: Room, held: list[int]) -> dict:
 def copy_of(room_id: str) -> str:
     """A new room exactly as this one is stored, so each try starts from the same room."""
     room = Room.objects.get(pk=room_id)
-    room.pk = service.new_room_id()
+    room.pk = links.new_room_id()
     room.save(force_insert=True)
     return room.pk
 
@@ -83,8 +84,8 @@ def check(room_id: str, connections: dict[str, str | None]) -> dict[str, dict]:
     for name, token in connections.items():
         held = held_by(room, token)
         offered = listed(room, held)
-        assert set(offered) <= set(allowed.ROOM_ACTIONS)
-        for kind in allowed.ROOM_ACTIONS:
+        assert set(offered) <= set(ROOM_ACTIONS)
+        for kind in ROOM_ACTIONS:
             if kind == "take_seat":
                 # Every seat of the room and a number past either end (the schema lets any
                 # whole number through): only the listed ones are taken.
@@ -104,7 +105,7 @@ def advance(room_id: str, tokens: dict[int, str], rng: random.Random) -> Room:
     room = Room.objects.get(pk=room_id)
     state = registry.engine(room.game).State.from_json(room.state)
     if room.due_at is not None and room.due_at <= timezone.now():  # (not a relaxed room's two minutes)
-        return service.run_step(room_id).room
+        return steps.run_step(room_id).room
     seat = state.current_player
     return service.act(room_id, held_by(room, tokens[seat]), rng.choice(state.legal_actions(seat)), seat).room
 
@@ -119,7 +120,7 @@ def play_to_end(room_id: str, tokens: dict[int, str]) -> Room:
 
 
 def test_alone_hotseat_and_against_the_cpu():
-    room, token = service.create_room("memory", "solo", {"cards": 24})
+    room, token = creation.create_room("memory", "solo", {"cards": 24})
     service.hello(room.id, token, None)
     people = {"player": token, "spectator": None}
     assert check(room.id, people) == {"player": {}, "spectator": {}}
@@ -127,7 +128,7 @@ def test_alone_hotseat_and_against_the_cpu():
     # A solo player is shown no session: a new session is only play again by another name.
     assert check(room.id, people)["player"] == {"play_again": True, "new_link": True}
 
-    room, token = service.create_room("memory", "local", {"players": 2, "cards": 24})
+    room, token = creation.create_room("memory", "local", {"players": 2, "cards": 24})
     service.hello(room.id, token, None)
     people = {"player": token, "spectator": None}
     assert check(room.id, people)["player"] == {}
@@ -135,14 +136,14 @@ def test_alone_hotseat_and_against_the_cpu():
     assert check(room.id, people) == {
         "player": {"play_again": True, "new_session": True, "new_link": True}, "spectator": {}}
 
-    room, token = service.create_room("gin", "cpu", {"target": 25})
+    room, token = creation.create_room("gin", "cpu", {"target": 25})
     service.hello(room.id, token, None)
     people = {"player": token, "spectator": None}
     assert check(room.id, people) == {"player": {"resign": True}, "spectator": {}}
     service.resign(room.id, [0])
     assert check(room.id, people)["player"] == {"play_again": True, "new_link": True}
 
-    room, token = service.create_room("bozu", "cpu", {"players": 3})
+    room, token = creation.create_room("bozu", "cpu", {"players": 3})
     service.hello(room.id, token, None)
     people = {"player": token, "spectator": None}
     advance(room.id, {0: token}, random.Random(1))
@@ -150,7 +151,7 @@ def test_alone_hotseat_and_against_the_cpu():
 
 
 def test_with_friends_from_waiting_to_the_end():
-    room, creator = service.create_room("memory", "friends", {"players": 3, "cards": 24})
+    room, creator = creation.create_room("memory", "friends", {"players": 3, "cards": 24})
     service.hello(room.id, creator, None)
     people = {"creator": creator, "spectator": None}
     assert check(room.id, people) == {"creator": {"start": True}, "spectator": {"join": True}}
@@ -166,7 +167,7 @@ def test_with_friends_from_waiting_to_the_end():
     # Green's connection closes and the CPU takes the seat over: Green's token still holds it.
     service.disconnect(room.id, [1])
     assert Room.objects.get(pk=room.id).seats[1]["away_since"]
-    service.run_step(room.id)
+    steps.run_step(room.id)
     assert check(room.id, people)["spectator"] == {"take_seat": [1, 2]}
 
     # The spectator takes yellow's seat; then leaves it, and the CPU plays it for good.
@@ -183,7 +184,7 @@ def test_with_friends_from_waiting_to_the_end():
 
 
 def test_with_a_friend_in_two_player_gin():
-    room, creator = service.create_room("gin", "friends", {"target": 25})
+    room, creator = creation.create_room("gin", "friends", {"target": 25})
     service.hello(room.id, creator, None)
     people = {"creator": creator, "spectator": None}
     people["green"] = service.join(room.id, None).reply["token"]  # the last seat: play begins
@@ -208,7 +209,7 @@ def silent_since(room_id: str, seconds: float, **counts: list[int]) -> int:
 def test_with_a_silent_friend(settings):
     settings.PACE_SCALE = 1.0
     # Relaxed: after two minutes of silence the other player may let the CPU play the turn.
-    room, creator = service.create_room("gin", "friends", {"target": 25})
+    room, creator = creation.create_room("gin", "friends", {"target": 25})
     service.hello(room.id, creator, None)
     people = {"creator": creator, "spectator": None}
     people["green"] = service.join(room.id, None).reply["token"]
@@ -222,12 +223,12 @@ def test_with_a_silent_friend(settings):
 
     # Under a clock: the third turn in a row played for a seat hands it to the CPU; its holder
     # (and a spectator) may take it back.
-    room, creator = service.create_room("bozu", "friends", {"players": 2}, room_pace="quick")
+    room, creator = creation.create_room("bozu", "friends", {"players": 2}, room_pace="quick")
     service.hello(room.id, creator, None)
     people = {"creator": creator, "spectator": None}
     people["green"] = service.join(room.id, None).reply["token"]
     silent = silent_since(room.id, 6, in_a_row=[2, 2])
-    assert service.run_step(room.id).event == {"type": "action", "seat": silent, "by": "cpu",
+    assert steps.run_step(room.id).event == {"type": "action", "seat": silent, "by": "cpu",
                                                "action": {"type": "flip"}}
     holder = "creator" if silent == 0 else "green"
     shown = check(room.id, people)

@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.finished import copies
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import cache, pg_wire, registry, service, storage
+from games.rooms import cache, creation, pg_wire, registry, service, steps, storage
 from tests.rooms.helpers import message_type, protocol_trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +54,7 @@ def next_change(room: Room, rng: random.Random):
     """The change a player would make now: a random legal flip, or the conceal when it is due."""
     state = registry.engine("memory").State.from_json(room.state)
     if state.pending_automatic():
-        return lambda: service.run_step(room.id)
+        return lambda: steps.run_step(room.id)
     seat = state.current_player
     return lambda: service.act(room.id, [seat], rng.choice(state.legal_actions(seat)), seat, room.version)
 
@@ -74,7 +74,7 @@ def play_game(room: Room) -> tuple[Room, list[tuple[int, int]]]:
 
 def test_it_writes_every_change_of_a_game_in_one_round_trip(settings):
     settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
-    room, token = service.create_room("memory", "friends", {"cards": 24})
+    room, token = creation.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     room = service.hello(room.id, token, None).room
     # The first game prepares each statement on this connection (one round trip more, once).
@@ -98,7 +98,7 @@ def test_it_writes_every_change_of_a_game_in_one_round_trip(settings):
 
 def test_it_reads_another_processes_change_in_one_round_trip_and_changes_on_from_it(settings):
     settings.GAME_DELAYS = {**settings.GAME_DELAYS, "memory_conceal": 0.0}
-    room, token = service.create_room("memory", "friends", {"cards": 24})
+    room, token = creation.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     room = service.hello(room.id, token, None).room
     room, _ = play_game(room)  # prepares the statements on this connection
@@ -135,7 +135,7 @@ def test_it_prepares_the_change_and_the_read_once_per_connection():
     """The change and the read are named prepared statements of the connection, parsed and
     planned once: Django's default (psycopg's prepare_threshold None) would silently send them
     unprepared every time, which was a third of PostgreSQL's CPU per move (config/env.py)."""
-    room, token = service.create_room("memory", "friends", {"cards": 24})
+    room, token = creation.create_room("memory", "friends", {"cards": 24})
     service.join(room.id, None)
     service.hello(room.id, token, None)
     cache.forget(room.id)
@@ -159,7 +159,7 @@ def test_it_prepares_nothing_where_the_connection_may_not():
     pg_wire._prepared.pop(connection.connection, None)
     connection.connection.prepare_threshold = None
     try:
-        room, token = service.create_room("memory", "friends", {"cards": 24})
+        room, token = creation.create_room("memory", "friends", {"cards": 24})
         service.join(room.id, None)
         service.hello(room.id, token, None)
         read, _, _ = storage.load_with_event(room.id)

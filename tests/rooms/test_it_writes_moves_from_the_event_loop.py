@@ -15,14 +15,14 @@ from django.db import connection
 from games.engines.base import GameError
 from games.finished import copies
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import loop_db, registry, service, storage
+from games.rooms import creation, loop_db, registry, service, steps, storage
 from games.rooms.db import threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def seated_room(cards: int = 24) -> Room:
-    room, token = service.create_room("memory", "friends", {"cards": cards})
+    room, token = creation.create_room("memory", "friends", {"cards": cards})
     service.join(room.id, None)
     return service.hello(room.id, token, None).room
 
@@ -31,7 +31,7 @@ async def next_move(room: Room, rng: random.Random):
     """A random legal flip, or the conceal when it is due, made from the event loop."""
     state = registry.engine("memory").State.from_json(room.state)
     if state.pending_automatic():
-        return await service.run_step.on_loop(room.id)
+        return await steps.run_step.on_loop(room.id)
     seat = state.current_player
     return await service.act.on_loop(room.id, [seat], rng.choice(state.legal_actions(seat)), seat, room.version)
 

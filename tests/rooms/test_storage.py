@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.engines import memory
 from games.engines.base import GameError
 from games.models import FinishedGame, Room, RoomEvent
-from games.rooms import cache, jsontext, service, storage
+from games.rooms import cache, creation, jsontext, service, steps, storage
 from server import hourly_buffer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ def columns(room: Room) -> dict:
 
 
 def test_it_stores_each_column_of_a_change_as_the_orm_reads_it():
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     outcome = service.hello(room.id, token, USER)  # binds the account to seat 0
     assert outcome.changed
 
@@ -39,13 +39,13 @@ def test_it_stores_each_column_of_a_change_as_the_orm_reads_it():
     assert RoomEvent.objects.get(room_id=room.id, version=2).event == outcome.event
     # The searches that compare the stored text and times find the room.
     assert service.rooms_of_user(USER) == [room.id]
-    assert stored.due_at is None or room.id in dict(service.due_rooms(stored.due_at))
+    assert stored.due_at is None or room.id in dict(steps.due_rooms(stored.due_at))
 
 
 def test_it_finds_an_accounts_seat_in_text_the_orm_wrote_too():
     # A room's JSON columns keep the text they were written as: the ORM's (a space after each
     # colon) where Django saved the row, the change statement's (none) after a change.
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     seats = Room.objects.get(pk=room.id).seats
     seats[0]["user"] = USER
     Room.objects.filter(pk=room.id).update(seats=seats)
@@ -54,7 +54,7 @@ def test_it_finds_an_accounts_seat_in_text_the_orm_wrote_too():
 
 
 def test_it_keeps_a_finished_games_copy_for_the_hourly_flush_not_with_the_change():
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     service.hello(room.id, token, None)
     outcome = service.resign(room.id, [0])
 
@@ -74,7 +74,7 @@ def test_it_keeps_a_finished_games_copy_for_the_hourly_flush_not_with_the_change
 
 
 def test_it_writes_nothing_when_the_row_moved_on():
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     stale = Room.objects.get(pk=room.id)
     service.hello(room.id, token, None)  # version 2
 
@@ -91,7 +91,7 @@ def test_it_reads_a_room_another_process_changed_as_the_orm_reads_it():
     """``load_with_event`` (a notice of another process's change) reads the row and its event
     with one statement of its own: the same values as Django's, every column and the times
     included, and the JSON columns' texts the cache keeps (games/rooms/cache.py)."""
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     outcome = service.hello(room.id, token, USER)
 
     read, event, texts = storage.load_with_event(room.id)
@@ -115,13 +115,13 @@ def test_it_reads_no_room_that_is_not_there():
 def test_it_keeps_the_rooms_json_columns_as_the_text_it_wrote():
     # PostgreSQL keeps them as ``json`` (games/models.py's JSONTextField: the text is checked, not
     # parsed into jsonb, on every change); the ORM and the rooms' own reads decode them alike.
-    room, token = service.create_room("memory", "cpu", {"cards": 24}, "hard")
+    room, token = creation.create_room("memory", "cpu", {"cards": 24}, "hard")
     service.hello(room.id, token, None)
     # A change of the state: the player's flip, or the CPU's when it opens the game.
     if memory.State.from_json(storage.load(room.id).state).current_player == 0:
         outcome = service.act(room.id, [0], {"type": "flip", "pos": "A1"})
     else:
-        outcome = service.run_step(room.id)
+        outcome = steps.run_step(room.id)
     assert outcome.room.cpus  # the CPU seat's memory, written by the change
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -146,7 +146,7 @@ def test_it_keeps_the_rooms_json_columns_as_the_text_it_wrote():
 def test_it_refuses_a_value_its_column_cannot_hold_and_writes_nothing():
     # The change goes to libpq as text, which would silently cut a NUL short: it is refused as
     # psycopg refuses it. A text too long for its column is PostgreSQL's refusal.
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     service.hello(room.id, token, None)
     for bad in ("medium\x00", "x" * 17):
         changed = cache.copy(room.id)[0]
@@ -174,7 +174,7 @@ def test_it_leaves_postgresql_no_per_row_check_to_run_at_each_change():
         constraints = sorted(cursor.fetchall())
     assert constraints == [("games_room", "p"), ("games_roomevent", "p"), ("games_roomevent", "u")]
     # Deleting a room still deletes its events (Django's on_delete=CASCADE).
-    room, token = service.create_room("memory", "cpu", {"cards": 24})
+    room, token = creation.create_room("memory", "cpu", {"cards": 24})
     service.hello(room.id, token, None)
     Room.objects.filter(pk=room.id).delete()
     assert not RoomEvent.objects.filter(room_id=room.id).exists()

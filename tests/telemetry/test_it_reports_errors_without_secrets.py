@@ -19,6 +19,7 @@ from django.test import Client
 from sentry_sdk.transport import Transport
 
 from config.routing import websocket_urlpatterns
+from games.rooms import service
 from server.websocket_auth import websocket_auth
 from telemetry import errors
 from telemetry.logs import JsonLines, ScrubLogRecord
@@ -75,7 +76,7 @@ async def test_an_exception_in_a_room_connection_is_reported_scrubbed(transport,
     communicator.scope["client"] = [CLIENT, 51234]
     communicator.scope["server"] = ["cards.example", 443]
     failure = RuntimeError(f"the rooms' database went away while {CLIENT} asked for /ws/rooms/{room_id}/")
-    with mock.patch("games.rooms.service.hello", side_effect=failure):
+    with mock.patch.object(service.hello, "on_loop", side_effect=failure):
         connected, _ = await communicator.connect()
         assert connected
         await communicator.send_json_to({"type": "hello", "token": token, "id": "h1"})

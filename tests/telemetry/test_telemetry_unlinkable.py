@@ -18,7 +18,7 @@ from django.test import Client
 
 from config.celery import app as celery_app
 from games.models import Room
-from games.rooms import service
+from games.rooms import creation, service
 from server import hourly_buffer
 from telemetry.models import Event
 from telemetry.schema import BUCKETS
@@ -34,7 +34,7 @@ WINDOWS = ((timedelta(seconds=10), timedelta(0)), (timedelta(hours=1), timedelta
 def play_bozu_on_one_device(user, options=None) -> str:
     """A whole game of Bozu Mekuri (for two, unless ``options`` say otherwise) on one device, by a
     signed-in player; the page then closes (its connection ends). Returns the room id."""
-    room, token = service.create_room("bozu", "local", options or {"players": 2})
+    room, token = creation.create_room("bozu", "local", options or {"players": 2})
     held = service.hello(room.id, token, user.pk).reply["seats"]
     while service.load(room.id).status != "finished":
         service.act(room.id, held, {"type": "flip"})

@@ -34,7 +34,7 @@ else:
 TEST_BACKEND = _choice
 # The suite creates rooms far faster than people do, all from 127.0.0.1. The servers it starts
 # inherit this too (tests/live.py copies the environment); the room-limit tests
-# (tests/rooms/test_it_limits_room_creation.py) give theirs the production defaults.
+# (tests/e2e/test_it_limits_room_creation.py) give theirs the production defaults.
 os.environ["ROOMS_PER_ADDRESS"] = os.environ["ROOMS_PER_ACCOUNT"] = "1000000/minute"
 # The same for accounts and password resets (tests/accounts/test_accounts_signup.py and
 # test_accounts_reset_throttle.py set their own limits).

@@ -5,7 +5,7 @@ A game is its engine module, its CPU module and its spec; every other place that
 them from here, so adding a game touches no other file: docs/architecture.md ("Packages") and
 docs/engines.md ("Adding a game"). ``register(spec)`` adds a game; the settings' ``EXTRA_GAMES``
 names more specs (dotted paths) registered at start-up, as the tests' toy game is.
-tests/rooms/test_it_agrees_with_the_game_specs.py checks that every place agrees.
+tests/e2e/test_it_agrees_with_the_game_specs.py checks that every place agrees.
 """
 from __future__ import annotations
 

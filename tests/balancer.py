@@ -4,7 +4,7 @@ docker-compose configures it.
 Docker finds the `web` replicas by DNS (one address each, one port). Here the processes listen
 on their own loopback addresses (127.0.0.1, 127.0.0.2, ...) at one port, and a small DNS server
 answers every name with those addresses, so HAProxy reads the very file production reads.
-Used by tests/rooms/test_it_routes_rooms_through_haproxy.py, bench/ws_load.py and bench/chaos.py.
+Used by tests/e2e/test_it_routes_rooms_through_haproxy.py, bench/ws_load.py and bench/chaos.py.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ float (``1e16`` for ``1e+16``). The standard library's encoder writes only what 
 an integer beyond 64 bits, a string with a lone surrogate (a client's ``id`` may hold one).
 One difference in meaning: orjson writes NaN and the infinities as ``null``, where ``json``
 writes ``NaN``, which is not JSON (a browser's ``JSON.parse`` and PostgreSQL's jsonb refuse
-it); the engines count in integers. tests/rooms/test_it_encodes_views_as_before.py decodes
+it); the engines count in integers. tests/rooms/test_state_messages.py decodes
 every view of whole games, and the values where the encoders differ, both ways.
 
 Encoding views key by key with the standard library was a large part of each action's CPU in

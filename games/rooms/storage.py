@@ -129,7 +129,7 @@ _SQLITE_INSERT_EVENT = _INSERT_EVENT + f"VALUES ({_placeholders(_EVENT, False)})
 # statement (atomic by itself), the INSERT selecting from the row the UPDATE wrote, so nothing
 # is inserted when the version check fails. The ORM's transaction took four or five
 # round trips (BEGIN, UPDATE, INSERTs, COMMIT), which under load was most of an action's cost.
-# tests/rooms/test_it_writes_a_move_in_one_round_trip.py counts them.
+# tests/rooms/test_storage_round_trips.py counts them.
 _CHANGE_AND_EVENT = (
     f"WITH changed AS ({_update(True)} RETURNING id), "
     f"event AS ({_INSERT_EVENT}SELECT {_placeholders(_EVENT, True)} FROM changed RETURNING room_id) ")

@@ -18,7 +18,7 @@ from accounts.deletion import DELETED_ACCOUNT
 from games.models import Room
 from games.rooms import creation, links, service
 from games.rooms.seats import Seat, seats_held_by
-from tests.rooms.conftest import make_site, two_process_backends
+from tests.e2e.conftest import make_site, two_process_backends
 from tests.rooms.helpers import close_all, connect, create_room, options, play_to_end
 
 USERNAME = "leaving-player"

@@ -22,7 +22,7 @@ def test_the_licence_is_mit():
 def test_contributing_gives_the_two_commands_and_the_way_to_add_a_game():
     guide = (PROJECT / "CONTRIBUTING.md").read_text()
     assert re.findall(r"^```\n(make \w+)\n```$", guide, re.M) == ["make run", "make test"]
-    for cited in ("docs/engines.md", "tests/rooms/test_it_adds_a_game.py", "games/specs.py", "SECURITY.md",
+    for cited in ("docs/engines.md", "tests/e2e/test_it_adds_a_game.py", "games/specs.py", "SECURITY.md",
                   "make lock", "make upgrade", "make audit", "make hooks"):
         assert cited in guide, cited
 

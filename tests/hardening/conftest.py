@@ -1,4 +1,4 @@
-"""Live sites for the hardening tests: like tests/rooms (the embedded default, and two Daphne
+"""Live sites for the hardening tests: like tests/e2e (the embedded default, and two Daphne
 processes on PostgreSQL + Redis when they are up), with each test's own timing overrides, since
 these tests kill servers, cut the database and restart Redis."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import secrets
 import pytest
 
 from tests.live import embedded_env, services_reachable
-from tests.rooms.conftest import FAST_TIMING, SERVICES_DB_ADMIN, Site, _drop_database, migrate, two_process_backends
+from tests.e2e.conftest import FAST_TIMING, SERVICES_DB_ADMIN, Site, _drop_database, migrate, two_process_backends
 
 # A process silent for a second is dead; seats are taken over a second after that.
 QUICK_HEARTBEAT = {"SERVER_HEARTBEAT_SECONDS": "0.2", "SERVER_DEAD_AFTER": "1.0",

@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from tests.hardening.conftest import start_site
-from tests.rooms.conftest import SERVICES_DB_ADMIN, two_process_backends
+from tests.e2e.conftest import SERVICES_DB_ADMIN, two_process_backends
 
 pytestmark = [pytest.mark.services,
               pytest.mark.skipif("two-processes" not in two_process_backends(), reason="needs PostgreSQL")]

@@ -14,7 +14,7 @@ import pytest
 from games.bot import ProtocolError
 from tests.hardening.conftest import start_site
 from tests.live import PROJECT, free_port
-from tests.rooms.conftest import two_process_backends
+from tests.e2e.conftest import two_process_backends
 from tests.rooms.helpers import connect, create_room, options
 
 sys.path.insert(0, str(PROJECT / "bench"))

@@ -21,7 +21,7 @@ import pytest
 import websockets
 
 from games.bot import Connection, ProtocolError, ws_url
-from tests.rooms.conftest import make_site, two_process_backends
+from tests.e2e.conftest import make_site, two_process_backends
 
 PER_MINUTE = 20  # ROOMS_PER_ADDRESS and ROOMS_PER_ACCOUNT default to 20/minute,200/hour
 SOLO = {"game": "memory", "mode": "solo", "options": {"cards": 24}}

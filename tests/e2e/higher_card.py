@@ -1,4 +1,4 @@
-"""A toy fourth game for tests/rooms/test_it_adds_a_game.py, kept to the engine contract
+"""A toy fourth game for tests/e2e/test_it_adds_a_game.py, kept to the engine contract
 (games/engines/base.py): two players are dealt one card each from 1..10, face down; each in
 turn turns their card face up; the higher card wins, equal cards draw. An option sets the
 highest card. A room keeps a session of it (the contract's optional hook, ``session_tally``):

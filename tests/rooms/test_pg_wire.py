@@ -7,7 +7,7 @@ import json
 import pytest
 
 from games.rooms import jsontext, registry
-from tests.rooms.test_it_encodes_views_as_before import same, states
+from tests.rooms.test_state_messages import same, states
 
 
 @pytest.mark.parametrize("game", ["memory", "bozu", "gin"])

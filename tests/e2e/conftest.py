@@ -1,4 +1,5 @@
-"""Live servers for the rooms tests: the embedded default (SQLite + in-memory layer, one Daphne)
+"""Live servers for the end-to-end stories (tests/e2e, and the hardening and accounts tests that
+import them): the embedded default (SQLite + in-memory layer, one Daphne)
 and, when PostgreSQL and Redis are reachable, two Daphne processes sharing them.
 
 Timings are shortened through the same environment variables an operator would set, so that

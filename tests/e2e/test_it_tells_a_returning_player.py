@@ -1,7 +1,7 @@
 """A player coming back with the token of a seat that changed hands is told what became of it
 (docs/protocol.md, hello): taken by someone else, or left by them and played by the CPU."""
 from games.bot import Connection, ProtocolError
-from tests.rooms.test_it_handles_seats import friends_room, presence
+from tests.e2e.test_it_handles_seats import friends_room, presence
 
 
 async def hello_refused(url, room_id, token) -> tuple[dict, Connection]:

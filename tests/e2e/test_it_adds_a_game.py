@@ -1,5 +1,5 @@
 """Adding a game is one engine module, one CPU module and one GameSpec (games/specs.py). A toy
-fourth game that lives only in the tests (tests/rooms/higher_card*.py) is registered through
+fourth game that lives only in the tests (tests/e2e/higher_card*.py) is registered through
 the EXTRA_GAMES setting of live servers, then played the way a visitor plays: its menu page,
 the menu's room creation, and a real WebSocket through to the result and the room's session of
 two games, kept through the engine contract's session hook. No other file names it."""
@@ -16,11 +16,11 @@ import pytest
 
 from games import specs
 from tests.live import PROJECT
-from tests.rooms.conftest import make_site, two_process_backends
+from tests.e2e.conftest import make_site, two_process_backends
 from tests.rooms.helpers import close_all, connect, create_room, play
-from tests.rooms.higher_card_game import HIGHER_CARD
+from tests.e2e.higher_card_game import HIGHER_CARD
 
-EXTRA_GAMES = "tests.rooms.higher_card_game.HIGHER_CARD"
+EXTRA_GAMES = "tests.e2e.higher_card_game.HIGHER_CARD"
 
 
 @pytest.fixture(scope="module", params=two_process_backends())

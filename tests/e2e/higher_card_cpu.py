@@ -1,4 +1,4 @@
-"""The toy game's CPU (tests/rooms/higher_card.py): it shows its card when its turn comes, the
+"""The toy game's CPU (tests/e2e/higher_card.py): it shows its card when its turn comes, the
 one legal action. Kept to the CPU contract: make_cpu, observe, choose, to_json, cpu_from_json."""
 from __future__ import annotations
 

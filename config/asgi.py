@@ -25,7 +25,7 @@ from telemetry.logs import keep_server_logs_anonymous  # noqa: E402
 # any flags, `manage.py serve`, `runserver`) imports this module before it builds its server, so
 # the log gets no client address, room id or token, whatever --access-log says.
 keep_server_logs_anonymous()
-# Autobahn's debug lines are formatted only when written, not for every frame (3% of the CPU).
+# Autobahn's debug lines are formatted only when written, not for every frame (server/autobahn_debug.py).
 defer_debug_formatting()
 # A frame goes to the socket at once when nothing is waiting, not on the loop's next turn.
 send_without_waiting()
@@ -50,8 +50,8 @@ start_embedded_beat()
 # the engines' tables) lives as long as the process: freezing it keeps every full collection
 # from walking it again. And a young generation of 50,000 objects instead of 700 lets the
 # objects of messages in flight die young instead of being promoted and walked by full
-# collections: those full collections were the 130-190 ms stalls behind the latency tail of
-# bench/ws_load.py (bench/results/2026-11-30-one-process-on-two-cores.md).
+# collections: those full collections were the stalls behind the latency tail (figures:
+# bench/results/2026-11-30-one-process-on-two-cores.md).
 from config.env import env_int  # noqa: E402
 
 gc.freeze()

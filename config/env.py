@@ -109,7 +109,8 @@ def database_from_url(url: str, base_dir, pool_max: int = 10, pool_timeout: floa
         # Django connects with psycopg's prepared statements off (prepare_threshold None), and
         # psycopg then ignores even an explicit ``prepare=True``: the rooms' change and read
         # statements (games/rooms/storage.py) were parsed, analysed and planned on every call,
-        # a third of PostgreSQL's CPU per move (perf, bench/ws_load.py). Django's own queries
+        # a third of PostgreSQL's CPU per move (bench/results/2026-12-01-prepared-statements.md).
+        # Django's own queries
         # bind on the client (psycopg's ClientCursor), which psycopg never prepares, so this
         # prepares only the statements that ask for it.
         threshold = query.pop("prepare_threshold", "5")

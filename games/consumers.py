@@ -44,7 +44,8 @@ class WithoutConnectionHop:
     shared sync thread for each message. These consumers never use Django's connection on the
     event loop (games/rooms/db.py keeps its own threads' connections; ``database_sync_to_async``
     tidies up around its own calls), so the hop only made every message of the process queue
-    for that one thread: it was what grew the latency tail in bench/ws_load.py."""
+    for that one thread: it was what grew the latency tail
+    (bench/results/2026-11-30-one-process-on-two-cores.md)."""
 
     async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)
@@ -76,10 +77,9 @@ class PingConsumer(WithoutConnectionHop, AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong", "echo": content.get("echo")})
+            await self.send_json(replies.echo(content.get("echo")))
         else:
-            await self.send_json({"type": "error", "code": ErrorCode.UNKNOWN_TYPE,
-                                  "message": "Send {\"type\": \"ping\"}."})
+            await self.send_json(replies.echo_refused())
 
 
 def _user_id(scope) -> int | None:

@@ -18,12 +18,11 @@ class JSONTextField(models.JSONField):
     """A JSON column that PostgreSQL keeps as the text it was sent (``json``: checked, not
     parsed), for the room's and its events' columns, which every change rewrites (the room's
     whole row) and nothing searches by JSON path. Parsing them into ``jsonb`` was about half of
-    PostgreSQL's CPU per change (a Memory state of 1 KB: 0.26 against 0.12 ms of a backend's
-    CPU per change, measured by a loop of the rooms' UPDATE; the seats, options, result and
-    session as well: 0.15-0.23 -> 0.13-0.22 ms, migration 0011). The one search of a room's
-    seats reads their text (``service.rooms_of_user``), which keeps the spacing of the encoder
-    that wrote it. Read back, the text is decoded as any JSONField's (its loader is registered
-    in games/apps.py). On SQLite, as JSONField."""
+    PostgreSQL's CPU per change (figures: bench/results/2026-12-02-database-threads.md, and
+    for migration 0011 bench/results/2026-12-04-latency-tail-and-migrations.md). The one
+    search of a room's seats reads their text (``service.rooms_of_user``), which keeps the
+    spacing of the encoder that wrote it. Read back, the text is decoded as any JSONField's
+    (its loader is registered in games/apps.py). On SQLite, as JSONField."""
 
     def db_type(self, connection):
         return "json" if connection.vendor == "postgresql" else super().db_type(connection)
@@ -91,7 +90,8 @@ class RoomEvent(models.Model):
     # No index of its own: the (room, version) constraint's index serves every lookup by room,
     # and each event row would otherwise cost two more index entries (one plus its LIKE twin).
     # No foreign-key constraint in the database either: its check (a lookup and a share lock
-    # of the room, run at every commit) was 6% of PostgreSQL's CPU per change. The statement
+    # of the room, run at every commit) cost PostgreSQL CPU at every change (figures:
+    # bench/results/2026-12-04-latency-tail-and-migrations.md). The statement
     # that writes an event is the one that updates its room (games/rooms/storage.py), so the
     # room exists; rooms are deleted through the ORM, which deletes their events first
     # (on_delete=CASCADE is Django's). The event is written once and read whole: json text.

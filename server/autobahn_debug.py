@@ -1,7 +1,7 @@
 """Autobahn (the WebSocket layer under Daphne) builds the arguments of a debug line for every
 frame it sends or receives: the method's qualified name and the peer's address, coloured
-through click, before its logger, off below the debug level, drops them. That was 3% of a
-server process's CPU under bench/ws_load.py, the same share as encoding every view.
+through click, before its logger, off below the debug level, drops them: as much CPU as
+encoding every view (figures: bench/results/2026-12-01-orjson-views.md).
 ``defer_debug_formatting`` gives the two modules on that path stand-ins for those helpers
 that format only when a line is written, to the same text.
 """

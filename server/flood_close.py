@@ -2,13 +2,12 @@
 
 games/consumers.py closes a socket that keeps sending over the rate limit with FLOODING. Daphne
 would then send the close frame and wait for the client's reply, reading and parsing (and
-queueing for the consumer) every frame the flooder kept sending meanwhile: bench/fuzz_ws.py
-measured 134,606 frames taken in the 0.85 s before the socket went, and the other rooms of the
-process waited behind them (their p99 from 2.4 to 120 ms). Here the socket is read no more,
-Autobahn parses nothing more of what it had read, the close frame goes out followed by the end
-of our half of the connection (so the client reads the code: closing a socket with unread
-data would reset it instead), and the connection is cut ``CUT_AFTER`` seconds later. The
-consumer hears the disconnect then, as for any close.
+queueing for the consumer) every frame the flooder kept sending meanwhile, and the other rooms
+of the process waited behind them (figures: bench/results/2026-12-06-flood.md). Here the
+socket is read no more, Autobahn parses nothing more of what it had read, the close frame goes
+out followed by the end of our half of the connection (so the client reads the code: closing a
+socket with unread data would reset it instead), and the connection is cut ``CUT_AFTER``
+seconds later. The consumer hears the disconnect then, as for any close.
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ Channels' ``AuthMiddlewareStack`` finds it, without that stack's wrapper around 
 
 Channels' session middleware wraps ``send`` to save a changed session and set its cookie when an
 HTTP response starts. A WebSocket has no such response, so on these routes the wrapper only
-looked the session up again for every frame the server sent: 2.5% of a server process's CPU
-under bench/ws_load.py, for nothing. Nothing on a WebSocket changes the session (signing in and
+looked the session up again for every frame the server sent, for nothing (figures:
+bench/results/2026-12-01-orjson-views.md). Nothing on a WebSocket changes the session (signing in and
 out are HTTP pages), so the session is read once, at the handshake, and the frames go straight
 to the server.
 """

@@ -3,8 +3,8 @@
 Twisted's ``FileDescriptor.write`` never sends: it appends to the connection's buffer and
 registers the socket with the event loop, whose next turn sends the buffer and unregisters the
 socket again. Under the asyncio reactor Daphne runs on, every WebSocket frame then costs two
-``epoll_ctl`` calls, a turn of the loop and asyncio's bookkeeping for a writer: 6% of a room
-server's CPU in a py-spy profile at 1,000 clients (bench/results/2026-12-01-write-through.md).
+``epoll_ctl`` calls, a turn of the loop and asyncio's bookkeeping for a writer (figures:
+bench/results/2026-12-01-write-through.md).
 
 ``write`` below sends at once when the connection has nothing buffered, no close is under way
 and no producer needs telling (none, or a streaming one that is not paused: the HTTP channel a

@@ -2,9 +2,9 @@
 (games/models.py says why for each): the CHECK (>= 0) of the room's and the event's counters,
 the event's foreign key to its room (a deferred trigger that looked the room up and locked it
 at every commit) and the event as ``jsonb`` (parsed on every write; it is read whole, as
-``json`` text now). In a loop of the rooms' change statement, alternated with the tables before
-(2026-12-04): 0.17-0.23 -> 0.15-0.18 ms of the backend's CPU per change. On a large events
-table the type change rewrites it once.
+``json`` text now). Each cost the backend CPU per change (figures:
+bench/results/2026-12-04-latency-tail-and-migrations.md). On a large events table the type
+change rewrites it once.
 """
 
 import django.db.models.deletion

@@ -18,7 +18,8 @@ A move touches the cache once at each of its steps (tests/rooms/test_cache.py co
   version this process did not write (another process's change, or one this process never
   kept) is read once, row and event together (``storage.load_with_event_on_loop``), and
   becomes the entry that the process's own next change of the room starts from: a room played
-  across processes costs two round trips a change instead of four (bench/ws_load.py --spread).
+  across processes costs two round trips a change instead of four
+  (bench/results/2026-12-04-sixteen-cores-evening.md).
 
 A write from an entry is version-checked as always (a write that lost the race forgets the
 entry). A refusal decided from it is trusted only while this is the only live server process

@@ -14,13 +14,9 @@ from server.db_threads import KeptConnections
 
 def thread_count() -> int:
     # SQLite takes one writer at a time, so more threads would only wait on its lock. On
-    # PostgreSQL two by default: a change waits for its commit's round trip and WAL flush, and
-    # with one thread every change of the process queued behind the one before. At 1,000 clients
-    # on the 2-core machine that one thread was busy 65-95% of the time and its queue made the
-    # latency tail (waits p99 25-570 ms, bench/ws_load.py p99 176-1,405 ms; with two threads
-    # 36-281 ms in runs alternated with them). More threads also take the interpreter lock from
-    # the event loop more often: four were no better than two there, and better where several
-    # processes share a busy PostgreSQL (bench/results/2026-12-02-database-threads.md).
+    # PostgreSQL two by default: with one, every change queued behind the one before's commit
+    # and that queue made the latency tail; more take the interpreter lock from the event loop
+    # more often (figures: bench/results/2026-12-02-database-threads.md).
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         return 1
     return env_int("ROOMS_DB_THREADS", 2)

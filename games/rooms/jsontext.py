@@ -11,19 +11,19 @@ writes ``NaN``, which is not JSON (a browser's ``JSON.parse`` and PostgreSQL's j
 it); the engines count in integers. tests/rooms/test_state_messages.py decodes
 every view of whole games, and the values where the encoders differ, both ways.
 
-Encoding views key by key with the standard library was a large part of each action's CPU in
-bench/ws_load.py. Before this, ``dumps`` kept the standard library's bytes by searching every
-text orjson wrote for a non-ASCII byte or a digit followed by ``.`` or ``e`` and encoding it
-again with ``json`` where it found one: that search cost nearly three times orjson's encoding
-of a 52-card view, and a seat's token digest in hex (``...3e...``), a time in ISO text
+Encoding views key by key with the standard library was a large part of each action's CPU
+(figures: bench/results/2026-12-01-orjson-views.md). Before this, ``dumps`` kept the standard
+library's bytes by searching every text orjson wrote for a non-ASCII byte or a digit followed
+by ``.`` or ``e`` and encoding it again with ``json`` where it found one: that search cost more
+than orjson's encoding itself, and a seat's token digest in hex (``...3e...``), a time in ISO text
 (``...38.123``) and many room ids looked like floats to it, so the seats, the room's members and
 most columns went through ``json`` anyway. PostgreSQL keeps a jsonb column's value, not its
 text, and the SQLite backend writes its columns through Django's own encoder
 (games/rooms/storage.py), so nothing needed those bytes.
 
 Decoding the row's JSON columns (each change of a room starts from its kept row's texts, and a
-process reads another's change as text) took the standard library's decoder three times
-orjson's CPU (5% of a server process's interpreter time in bench/ws_load.py). orjson gives the
+process reads another's change as text) took the standard library's decoder several times
+orjson's CPU (figures: bench/results/2026-12-01-orjson-views.md). orjson gives the
 same values but for one case: an integer beyond 64 bits, which it turns into a float without a
 word. So a text with 19 digits in a row (such an integer needs at least 19, and so may a string)
 is decoded by ``json``, as is a text orjson refuses (a lone surrogate's escape, ``NaN``).

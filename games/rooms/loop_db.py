@@ -5,7 +5,7 @@ change (``storage.load_with_event_on_loop``).
 Handing those to the rooms' threads (games/rooms/db.py) cost more than the statements: a hop
 to a thread and back, and the thread's Python work contending with the event loop's for the
 interpreter lock, woke a sleeping thread several times per move (a tenth of a server process's
-CPU was the kernel switching threads, perf, bench/ws_load.py). Here a process keeps a few
+CPU was the kernel switching threads: bench/results/2026-12-04-sixteen-cores-evening.md). Here a process keeps a few
 libpq connections of its own per event loop, in non-blocking mode, each registered with the
 loop's selector once: a statement is sent, the coroutine waits for the socket to be readable,
 and reads the result. Nothing blocks the loop and no thread is woken.

@@ -49,10 +49,9 @@ def run_prepared(db: BaseDatabaseWrapper, key: bytes, statement: bytes, params: 
     """Runs ``statement`` straight through libpq, prepared once per connection as ``key``
     (unless the connection prepares nothing: config/env.py's ``prepare_threshold``);
     PQexecPrepared lets go of the interpreter lock while it waits. The result comes in binary
-    when ``binary``. psycopg's cursor, binding, sending and reading back the same statement in
-    Python, was 5.7% of a server process's interpreter time (py-spy); without it the CPU per
-    action went 1.31/1.21 -> 1.09/1.09 ms (bench/ws_load.py, alternated). Errors are
-    psycopg's, as Django's."""
+    when ``binary``. psycopg's cursor, binding and reading back the same statement in Python
+    cost more CPU per action (figures: bench/results/2026-12-02-libpq-and-async-commit.md).
+    Errors are psycopg's, as Django's."""
     db.ensure_connection()
     connection = db.connection
     prepared = _prepared.setdefault(connection, set())

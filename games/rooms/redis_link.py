@@ -5,8 +5,8 @@ hiredis (in C).
 Why not redis-py's asyncio client, which the cache uses: each of its
 commands takes a connection from a pool, checks it for unread data, runs under a retry wrapper
 and wakes a task for its reply, and each pub/sub message wakes the listening task through
-``get_message``; for a notice of a few bytes that was most of its cost (bench/ws_load.py
---spread, py-spy: PUBLISH 4.2% and the listener 3.8% of a spread process's interpreter time).
+``get_message``; for a notice of a few bytes that was most of its cost (figures:
+bench/results/2026-12-02-redis-links.md).
 Here a command is one write to a connection kept open, its reply resolves a future in the
 order the commands were written, and a subscription's messages are handed over as they are
 parsed, from the protocol's own callback.

@@ -136,7 +136,8 @@ _CHANGE_AND_EVENT = (
 _ONE_STATEMENT = _CHANGE_AND_EVENT + "SELECT room_id FROM event"
 # A redoable change (``commit``) commits without waiting for its WAL flush: set_config(..., true)
 # is SET LOCAL, for this statement's own transaction, and runs only when the row was written.
-# The flush was a quarter of PostgreSQL's CPU per change (perf, bench/ws_load.py); the next
+# The flush was a quarter of PostgreSQL's CPU per change
+# (bench/results/2026-12-02-libpq-and-async-commit.md); the next
 # change's flush, or the WAL writer within a fifth of a second, makes it durable.
 _ONE_STATEMENT_REDOABLE = (
     _CHANGE_AND_EVENT + "SELECT room_id, set_config('synchronous_commit', 'off', true) FROM event")
@@ -149,7 +150,8 @@ def _write(db: BaseDatabaseWrapper, params: list[list[Any]], redoable: bool) -> 
         name = "rooms_change_redoable" if redoable else "rooms_change"
         # Server-side binding, prepared once per connection: Django's client-side binding quoted
         # the whole state text into the SQL in Python on every action, and PostgreSQL parsed and
-        # planned it again each time (bench/ws_load.py). Errors still become Django's.
+        # planned it again each time (bench/results/2026-12-01-prepared-statements.md). Errors still
+        # become Django's.
         key, statement = _PREPARED[name]
         result = pg_wire.run_prepared(db, key, statement, [p for part in params for p in part])
         return result.command_tuples == 1  # the rows the last of the chained statements wrote
@@ -275,7 +277,8 @@ def _converted_columns(db: BaseDatabaseWrapper) -> list[tuple[int, Any, list[Con
     """The backend's and the fields' own conversions of the room's non-JSON columns, as
     Django's query compiler applies them (a time read from SQLite is text), listed once per
     backend: on PostgreSQL none. Looking them up per column and read (a field's hash is
-    computed in Python) was a third of the cross-process read's CPU: 47 of 150 µs."""
+    computed in Python) was a third of the cross-process read's CPU (figures:
+    bench/results/2026-12-04-sixteen-cores-afternoon.md)."""
     converted = _conversions.get(db.vendor)
     if converted is None:
         converted = []

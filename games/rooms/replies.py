@@ -1,13 +1,14 @@
-"""Every message the server sends on /ws/rooms/<room_id>/ but ``state`` (whose text is built
-once per room version and seat, games/rooms/state_messages.py): their shapes in one place, as
-docs/protocol.md's "Server → client" lists them. Each carries the version the connection has
-seen, and ``ref`` when it answers a request that had an ``id``.
+"""Every message the server sends on a WebSocket but a room's ``state`` (whose text is built once
+per room version and seat, games/rooms/state_messages.py): their shapes in one place, as
+docs/protocol.md's "Server → client" lists them. On /ws/rooms/<room_id>/ each carries the
+version the connection has seen, and ``ref`` when it answers a request that had an ``id``.
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from games.engines.errors import ErrorCode
 from games.rooms.links import invite_url
 
 
@@ -40,3 +41,13 @@ def next_room(room_id: str, version: int, *, seat: int | None = None, seat_token
 
 def error(code: str, message: str, version: int, ref: str | None = None, **fields: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "version": version, **fields, **_ref(ref)}
+
+
+# /ws/ping/, the endpoint that proves WebSockets work end to end: no room, no version.
+
+def echo(echo: Any) -> dict[str, Any]:
+    return {"type": "pong", "echo": echo}
+
+
+def echo_refused() -> dict[str, Any]:
+    return {"type": "error", "code": ErrorCode.UNKNOWN_TYPE, "message": 'Send {"type": "ping"}.'}

@@ -14,8 +14,8 @@ import pytest
 from accounts_testlib import Browser
 from django.conf import settings
 
-from tests.live import PROJECT, VENV_BIN, embedded_env, migrate, start_daphne
 from tests.e2e.conftest import SERVICES_DB_ADMIN, _drop_database
+from tests.live import PROJECT, VENV_BIN, embedded_env, migrate, start_daphne
 
 pytestmark = [pytest.mark.services,
               pytest.mark.skipif(settings.TEST_BACKEND != "services", reason="needs PostgreSQL and Redis")]

@@ -15,10 +15,10 @@ from html.parser import HTMLParser
 import pytest
 
 from games import specs
-from tests.live import PROJECT
 from tests.e2e.conftest import make_site, two_process_backends
-from tests.rooms.helpers import close_all, connect, create_room, play
 from tests.e2e.higher_card_game import HIGHER_CARD
+from tests.live import PROJECT
+from tests.rooms.helpers import close_all, connect, create_room, play
 
 EXTRA_GAMES = "tests.e2e.higher_card_game.HIGHER_CARD"
 

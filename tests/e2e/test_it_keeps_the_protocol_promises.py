@@ -12,8 +12,8 @@ import pytest
 import websockets
 
 from games.bot import ws_url
-from tests.rooms.helpers import close_all, connect, create_room, options
 from tests.e2e.test_it_handles_seats import friends_room
+from tests.rooms.helpers import close_all, connect, create_room, options
 
 APP_LIMIT = 4096  # games/consumers.py MAX_MESSAGE_BYTES
 TRANSPORT_LIMIT = 4 * 1024 * 1024  # config/settings.py DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE

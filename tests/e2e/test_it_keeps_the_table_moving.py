@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from tests.live import get_json
 from tests.e2e.conftest import make_site, two_process_backends
+from tests.live import get_json
 from tests.rooms.helpers import ProtocolError, close_all, connect, create_room, expect_error, options
 
 SCALE = 0.2

@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 
 from tests.balancer import Balancer, loopback_hosts
-from tests.live import embedded_env, free_port, get_json, migrate, services_reachable, start_daphne
 from tests.e2e.conftest import FAST_TIMING, SERVICES_DB_ADMIN, SERVICES_REDIS, _drop_database
+from tests.live import embedded_env, free_port, get_json, migrate, services_reachable, start_daphne
 from tests.rooms.helpers import ProtocolError, close_all, connect, create_room, options
 
 pytestmark = pytest.mark.services

@@ -7,8 +7,8 @@ import secrets
 
 import pytest
 
-from tests.live import embedded_env, services_reachable
 from tests.e2e.conftest import FAST_TIMING, SERVICES_DB_ADMIN, Site, _drop_database, migrate, two_process_backends
+from tests.live import embedded_env, services_reachable
 
 # A process silent for a second is dead; seats are taken over a second after that.
 QUICK_HEARTBEAT = {"SERVER_HEARTBEAT_SECONDS": "0.2", "SERVER_DEAD_AFTER": "1.0",

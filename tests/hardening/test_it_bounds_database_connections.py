@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from tests.hardening.conftest import start_site
 from tests.e2e.conftest import SERVICES_DB_ADMIN, two_process_backends
+from tests.hardening.conftest import start_site
 
 pytestmark = [pytest.mark.services,
               pytest.mark.skipif("two-processes" not in two_process_backends(), reason="needs PostgreSQL")]

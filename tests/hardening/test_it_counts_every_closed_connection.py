@@ -18,8 +18,8 @@ import websockets
 
 from games.consumers import FLOOD_FRAMES, FLOODING, MAX_MESSAGES_PER_SECOND
 from games.rooms.fanout import SERVICE_RESTART
-from tests.hardening.conftest import start_site
 from tests.e2e.conftest import two_process_backends
+from tests.hardening.conftest import start_site
 from tests.rooms.helpers import close_all, connect, create_room, options, wait_for
 
 

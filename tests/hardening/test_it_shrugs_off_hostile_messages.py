@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
+from tests.e2e.conftest import two_process_backends
 from tests.hardening.conftest import start_site
 from tests.live import PROJECT
-from tests.e2e.conftest import two_process_backends
 
 sys.path.insert(0, str(PROJECT / "bench"))
 from fuzz_ws import fuzz, settled  # noqa: E402

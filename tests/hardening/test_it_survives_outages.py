@@ -12,9 +12,9 @@ import time
 import pytest
 
 from games.bot import ProtocolError
+from tests.e2e.conftest import two_process_backends
 from tests.hardening.conftest import start_site
 from tests.live import PROJECT, free_port
-from tests.e2e.conftest import two_process_backends
 from tests.rooms.helpers import connect, create_room, options
 
 sys.path.insert(0, str(PROJECT / "bench"))

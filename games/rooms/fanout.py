@@ -18,15 +18,16 @@ version 0, published once Redis confirmed its subscription, so every later PUBLI
 whoever hears it publishes again, starting with the newest version it kept to itself. An
 answer of 1 only counts while no announcement came in since its PUBLISH was sent, and only
 for a subscription Redis has confirmed, so no process ever goes quiet towards one that
-listens. Profiles of bench/ws_load.py showed the PUBLISH and reading one's own notice back as a
-tenth of a move's CPU. The notices travel on two links of this module's own
+listens: the PUBLISH and reading one's own notice back were a tenth of a move's CPU
+(bench/results/2026-11-30-cpu-per-move.md). The notices travel on two links of this module's own
 (games/rooms/redis_link.py: why not redis-py's client is said there), opened when first needed.
 
 Why not a Channels group with one member per connection (Channels' usual pattern): every
 change then cost a Redis delivery, a receive and a dispatch for every connection of the room,
 the actor's included, and the channel layer's polling receive costs several Redis commands a
-message. That was most of the rooms' CPU in bench/ws_load.py; a pub/sub notice costs one
-PUBLISH, and nothing at all for the connections of the process that made the change.
+message. That was most of the rooms' CPU (bench/results/2026-11-30-one-process-on-two-cores.md);
+a pub/sub notice costs one PUBLISH, and nothing at all for the connections of the process that
+made the change.
 
 When the subscriber's connection fails (Redis restarted), notices from other processes may have
 been missed, so the fanout closes every connection of this process, as a server restart would:

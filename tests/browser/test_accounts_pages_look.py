@@ -2,7 +2,7 @@
 game menus, a confirmation for every saved change, the felt down to the bottom of long pages,
 a footer on every page with the privacy switch, the rules and the languages, and a meta
 description everywhere."""
-import itertools
+import secrets
 
 import pytest
 
@@ -11,11 +11,12 @@ from tests.browser.pixels import decode_png
 
 pytestmark = pytest.mark.browser
 
-NAMES = (f"looker{i}" for i in itertools.count())
 
 
 def sign_up(page, site) -> str:
-    name = next(NAMES)
+    # Random, not counted: pytest imports this file once as a test module and once more where
+    # another imports sign_up, and a counter in each copy handed out the same names on one site.
+    name = f"looker{secrets.token_hex(6)}"
     page.goto(f"{site.url}/accounts/signup/")
     page.fill("#id_username", name)
     page.fill("#id_password1", PASSWORD)
